@@ -1,0 +1,26 @@
+# `make run`: set everything up and solve Leduc hold'em with CFR+ (the main job).
+# `make test`: set everything up and run the test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[openspiel,test,dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/zerosum solve leduc --algorithm cfr+ --iterations 1000
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV)

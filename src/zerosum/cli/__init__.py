@@ -1,0 +1,63 @@
+"""The ``zerosum`` command.  Subcommands live in their own modules and load on first use,
+so ``zerosum --help`` stays fast and each area (imperfect-information solving, search,
+experiments) keeps its commands in one room."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+import click
+
+from ..errors import ZerosumError
+
+#: command name -> "module:attribute" (relative to zerosum.cli)
+COMMANDS = {
+    "games": "imperfect:games",
+    "solve": "imperfect:solve",
+    "evaluate": "imperfect:evaluate",
+    "experiment": "experiment:experiment",
+    "play": "perfect:play",
+    "analyze": "perfect:analyze",
+    "tournament": "perfect:tournament",
+    "search": "perfect:search",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported when used, and whose user errors print one line."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, package: str = __name__, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy or {}
+        self.package = package
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self._available()))
+
+    def _available(self):
+        return {name: target for name, target in self.lazy.items()
+                if importlib.util.find_spec(f"{self.package}.{target.split(':')[0]}") is not None}
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is not None or name not in self._available():
+            return cmd
+        module, attr = self.lazy[name].split(":")
+        return getattr(importlib.import_module(f"{self.package}.{module}"), attr)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except ZerosumError as e:
+            raise click.ClickException(str(e)) from None
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="zerosum")
+def cli():
+    """Solve two-player zero-sum games: exactly where they are small, fast where they are not."""
+
+
+def main():  # console-script entry point
+    cli()

@@ -1,0 +1,362 @@
+"""The compiled form every solver runs on: each player's treeplex plus a sparse payoff matrix.
+
+A game's rules are walked once (:func:`compile_game`); the result holds only NumPy arrays and
+SciPy sparse matrices, so that an iteration of any full-width solver is a fixed, short list of
+array operations (see ``shared/notes/fast-full-width-solvers.md``).
+
+Sequence form, per player p:
+
+* a *sequence* is an (information set, action) pair; sequence 0 is the empty sequence;
+* information sets are numbered by treeplex depth (the number of the player's own earlier
+  decisions), so each depth is a contiguous block of information sets, and, since an
+  information set's sequences are contiguous, a contiguous block of sequences too;
+* ``infoset_parent[p][I]`` is the player's last sequence before reaching I.
+
+``payoff`` is the matrix A with A[s0, s1] = sum over terminal histories z whose last sequences
+are s0 and s1 of chance(z) * u0(z).  ``x @ A @ y`` is player 0's expected payoff.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from .errors import ZerosumError
+from .games.base import CHANCE, TERMINAL, Game
+
+
+@dataclass(frozen=True)
+class Level:
+    """One treeplex depth: information sets [i0, i1) owning sequences [s0, s1)."""
+
+    i0: int
+    i1: int
+    s0: int
+    s1: int
+    #: start of each information set's sequences, relative to s0 (for np.add.reduceat)
+    offsets: np.ndarray
+    #: information set of each sequence, relative to i0
+    local_infoset: np.ndarray
+
+
+@dataclass(frozen=True)
+class Treeplex:
+    """One player's decision structure in sequence form."""
+
+    player: int
+    infoset_labels: tuple[str, ...]
+    action_labels: tuple[tuple[str, ...], ...]
+    infoset_parent: np.ndarray  # parent sequence of each information set
+    infoset_first: np.ndarray  # first sequence of each information set
+    infoset_size: np.ndarray  # number of actions of each information set
+    infoset_depth: np.ndarray
+    seq_infoset: np.ndarray  # information set of each sequence, -1 for the empty one
+    seq_parent: np.ndarray  # parent sequence of each sequence's information set, -1 for empty
+    levels: tuple[Level, ...]
+    index: dict = field(repr=False)  # label -> information set
+    seq_uniform: np.ndarray = field(repr=False)  # 1 / (actions of the sequence's infoset); 1 at 0
+    segment_starts: np.ndarray = field(repr=False)  # infoset_first - 1: reduceat over seqs 1..n
+
+    @property
+    def n_infosets(self) -> int:
+        return len(self.infoset_labels)
+
+    @property
+    def n_sequences(self) -> int:
+        return len(self.seq_infoset)
+
+    def sequence_label(self, s: int) -> str:
+        if s == 0:
+            return "(empty)"
+        i = self.seq_infoset[s]
+        return f"{self.infoset_labels[i]}/{self.action_labels[i][s - self.infoset_first[i]]}"
+
+    def uniform(self) -> np.ndarray:
+        """Behavioral probabilities per sequence of the uniform strategy (1 on the empty sequence)."""
+        return self.seq_uniform.copy()
+
+
+@dataclass(frozen=True)
+class HistoryTree:
+    """The game tree in flat arrays (history 0 is the root).
+
+    ``player[h]`` is 0, 1, CHANCE or TERMINAL; ``infoset[h]`` the acting player's information set
+    (-1 elsewhere); the children of h are ``first_child[h] .. first_child[h] + n_children[h] - 1``,
+    in the order of the information set's actions (so child k of a decision plays sequence
+    ``infoset_first[infoset[h]] + k``); ``edge_prob[c]`` is the chance probability of reaching c
+    from its parent when the parent is a chance node (1 otherwise); ``payoff[h]`` is player 0's
+    payoff at a terminal; ``chance_reach[h]`` the product of chance probabilities down to h.
+    """
+
+    player: np.ndarray
+    infoset: np.ndarray
+    first_child: np.ndarray
+    n_children: np.ndarray
+    edge_prob: np.ndarray
+    payoff: np.ndarray
+    chance_reach: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+
+@dataclass(frozen=True)
+class CompiledGame:
+    """A game as arrays: two treeplexes, the payoff matrix, and per-infoset chance weights."""
+
+    game_id: str
+    treeplexes: tuple[Treeplex, Treeplex]
+    payoff: sp.csr_matrix  # n_sequences[0] x n_sequences[1], player 0's payoff
+    payoff_t: sp.csr_matrix  # its transpose, kept in CSR for fast products
+    #: per player p, n_infosets[p] x n_sequences[1-p]: chance probability of the histories in
+    #: each information set, by the opponent's last sequence (the weights of action values)
+    infoset_reach: tuple[sp.csr_matrix, sp.csr_matrix]
+    terminal_seq: np.ndarray  # (n_terminals, 2) last sequences of both players
+    terminal_chance: np.ndarray  # chance probability of each terminal
+    terminal_payoff: np.ndarray  # player 0's payoff at each terminal
+    n_histories: int
+    n_decision_nodes: int
+    n_chance_nodes: int
+    histories_per_infoset: tuple[np.ndarray, np.ndarray]
+    #: the game tree itself, one entry per history, for algorithms that follow single paths
+    #: (sampling, search); children of a history have consecutive ids
+    tree: HistoryTree = field(repr=False)
+
+    @property
+    def n_terminals(self) -> int:
+        return len(self.terminal_chance)
+
+    def sizes(self) -> dict:
+        """Sizes as reported by ``zerosum games``."""
+        t0, t1 = self.treeplexes
+        return {
+            "histories": self.n_histories,
+            "terminals": self.n_terminals,
+            "decision_nodes": self.n_decision_nodes,
+            "chance_nodes": self.n_chance_nodes,
+            "infosets": [t0.n_infosets, t1.n_infosets],
+            "sequences": [t0.n_sequences, t1.n_sequences],
+            "payoff_nonzeros": int(self.payoff.nnz),
+        }
+
+    def nbytes(self) -> int:
+        """Memory held by the compiled arrays."""
+        total = 0
+        for m in (self.payoff, self.payoff_t, *self.infoset_reach):
+            total += m.data.nbytes + m.indices.nbytes + m.indptr.nbytes
+        for t in self.treeplexes:
+            for a in (t.infoset_parent, t.infoset_first, t.infoset_size, t.infoset_depth, t.seq_infoset,
+                      t.seq_parent):
+                total += a.nbytes
+        return total + self.terminal_seq.nbytes + self.terminal_chance.nbytes + self.terminal_payoff.nbytes
+
+
+class _PlayerBuilder:
+    """Collects one player's information sets in discovery order while walking the tree."""
+
+    def __init__(self, player: int):
+        self.player = player
+        self.index: dict[str, int] = {}
+        self.labels: list[str] = []
+        self.actions: list[tuple[str, ...]] = []
+        self.parent: list[tuple[int, int] | None] = []  # (infoset, action) or None for empty
+        self.depth: list[int] = []
+        self.histories: list[int] = []
+
+    def visit(self, label: str, actions: tuple[str, ...], parent, depth: int) -> int:
+        i = self.index.get(label)
+        if i is None:
+            if len(actions) == 0:
+                raise ZerosumError(f"information set {label!r} of player {self.player} has no legal action")
+            if len(set(actions)) != len(actions):
+                raise ZerosumError(f"information set {label!r} repeats an action label: {actions}")
+            i = len(self.labels)
+            self.index[label] = i
+            self.labels.append(label)
+            self.actions.append(actions)
+            self.parent.append(parent)
+            self.depth.append(depth)
+            self.histories.append(0)
+        elif self.actions[i] != actions:
+            raise ZerosumError(
+                f"information set {label!r} of player {self.player} has different legal actions in "
+                f"two of its histories: {self.actions[i]} and {actions}")
+        elif self.parent[i] != parent:
+            raise ZerosumError(
+                f"the game does not have perfect recall: player {self.player} reaches information set "
+                f"{label!r} after different sequences of its own actions")
+        self.histories[i] += 1
+        return i
+
+    def finish(self):
+        """Renumber by depth, number the sequences; return the treeplex and the old->new seq map."""
+        n = len(self.labels)
+        order = sorted(range(n), key=lambda i: (self.depth[i], i))
+        new_of_old = np.empty(n, dtype=np.int64)
+        new_of_old[order] = np.arange(n)
+        sizes = np.array([len(self.actions[i]) for i in order], dtype=np.int64)
+        first = np.ones(n, dtype=np.int64)
+        if n:
+            first[1:] = 1 + np.cumsum(sizes)[:-1]
+        n_seq = 1 + int(sizes.sum())
+
+        def seq_of(old_pair):
+            if old_pair is None:
+                return 0
+            old_i, a = old_pair
+            return int(first[new_of_old[old_i]] + a)
+
+        parent = np.array([seq_of(self.parent[i]) for i in order], dtype=np.int64)
+        depth = np.array([self.depth[i] for i in order], dtype=np.int64)
+        seq_infoset = np.full(n_seq, -1, dtype=np.int64)
+        if n:
+            seq_infoset[1:] = np.repeat(np.arange(n), sizes)
+        seq_parent = np.full(n_seq, -1, dtype=np.int64)
+        seq_parent[1:] = parent[seq_infoset[1:]]
+
+        levels = []
+        for d in np.unique(depth):
+            members = np.flatnonzero(depth == d)
+            i0, i1 = int(members[0]), int(members[-1]) + 1
+            s0, s1 = int(first[i0]), int(first[i1 - 1] + sizes[i1 - 1])
+            levels.append(Level(i0, i1, s0, s1, first[i0:i1] - s0, seq_infoset[s0:s1] - i0))
+
+        labels = tuple(self.labels[i] for i in order)
+        tree = Treeplex(
+            player=self.player,
+            infoset_labels=labels,
+            action_labels=tuple(self.actions[i] for i in order),
+            infoset_parent=parent,
+            infoset_first=first,
+            infoset_size=sizes,
+            infoset_depth=depth,
+            seq_infoset=seq_infoset,
+            seq_parent=seq_parent,
+            levels=tuple(levels),
+            index={label: k for k, label in enumerate(labels)},
+            seq_uniform=np.concatenate(([1.0], 1.0 / sizes[seq_infoset[1:]])),
+            segment_starts=first - 1,
+        )
+        return tree, seq_of, new_of_old, np.array([self.histories[i] for i in order], dtype=np.int64)
+
+
+def compile_game(game: Game) -> CompiledGame:
+    """Walk the rules once and build the sequence form.  Raises ZerosumError on malformed rules."""
+    builders = (_PlayerBuilder(0), _PlayerBuilder(1))
+    terminals: list[tuple] = []  # (seq pair p0, seq pair p1, chance prob, payoff)
+    reach: list[tuple] = []  # (player, infoset(old), opponent seq pair, chance prob)
+    # the history tree, filled as histories are expanded (children get consecutive ids)
+    node_player, node_infoset, node_first, node_count, node_edge, node_payoff, node_reach = \
+        [0], [-1], [0], [0], [1.0], [0.0], [1.0]
+    n_dec = n_chance = 0
+    # Each stack entry: history, its id, chance probability, last sequence and depth of each player
+    stack = [(game.root(), 0, 1.0, (None, None), (0, 0))]
+
+    def new_children(parent: int, edges: list[float], prob: float) -> int:
+        first = len(node_player)
+        node_first[parent], node_count[parent] = first, len(edges)
+        for q in edges:
+            node_player.append(TERMINAL)
+            node_infoset.append(-1)
+            node_first.append(0)
+            node_count.append(0)
+            node_edge.append(q)
+            node_payoff.append(0.0)
+            node_reach.append(prob * q)
+        return first
+
+    while stack:
+        h, hid, prob, last, depth = stack.pop()
+        p = game.player(h)
+        node_player[hid] = p
+        if p == TERMINAL:
+            payoff = float(game.payoff(h))
+            node_payoff[hid] = payoff
+            terminals.append((last[0], last[1], prob, payoff))
+        elif p == CHANCE:
+            n_chance += 1
+            outcomes = [(label, float(q)) for label, q in game.chance_outcomes(h)]
+            total = sum(q for _, q in outcomes)
+            if not outcomes or abs(total - 1.0) > 1e-9 or any(q < 0 for _, q in outcomes):
+                raise ZerosumError(f"chance probabilities at {h!r} must be non-negative and sum to 1, "
+                                   f"got {outcomes}")
+            outcomes = [(label, q) for label, q in outcomes if q > 0]
+            first = new_children(hid, [q for _, q in outcomes], prob)
+            for k in reversed(range(len(outcomes))):
+                label, q = outcomes[k]
+                stack.append((game.child(h, label), first + k, prob * q, last, depth))
+        elif p in (0, 1):
+            n_dec += 1
+            actions = tuple(game.actions(h))
+            i = builders[p].visit(str(game.infoset(h)), actions, last[p], depth[p])
+            node_infoset[hid] = i
+            reach.append((p, i, last[1 - p], prob))
+            first = new_children(hid, [1.0] * len(actions), prob)
+            for a in reversed(range(len(actions))):
+                new_last = (last[0], (i, a)) if p == 1 else ((i, a), last[1])
+                new_depth = (depth[0], depth[1] + 1) if p == 1 else (depth[0] + 1, depth[1])
+                stack.append((game.child(h, actions[a]), first + a, prob, new_last, new_depth))
+        else:
+            raise ZerosumError(f"player() returned {p!r} at {h!r}; expected 0, 1, CHANCE or TERMINAL")
+    if not terminals:
+        raise ZerosumError("the game has no terminal history")
+
+    finished = [b.finish() for b in builders]
+    trees = (finished[0][0], finished[1][0])
+    seq_of = (finished[0][1], finished[1][1])
+    new_of_old = (finished[0][2], finished[1][2])
+    n_seq = (trees[0].n_sequences, trees[1].n_sequences)
+
+    tseq = np.array([(seq_of[0](s0), seq_of[1](s1)) for s0, s1, _, _ in terminals], dtype=np.int64)
+    tprob = np.array([t[2] for t in terminals])
+    tpay = np.array([t[3] for t in terminals])
+    a = sp.csr_matrix((tprob * tpay, (tseq[:, 0], tseq[:, 1])), shape=n_seq)
+    a.sum_duplicates()
+    a.eliminate_zeros()
+    infoset_reach = []
+    for p in (0, 1):
+        rows = [(int(new_of_old[p][i]), seq_of[1 - p](opp), q) for pp, i, opp, q in reach if pp == p]
+        r = np.array([r[0] for r in rows], dtype=np.int64)
+        c = np.array([r[1] for r in rows], dtype=np.int64)
+        v = np.array([r[2] for r in rows], dtype=float)
+        m = sp.csr_matrix((v, (r, c)), shape=(trees[p].n_infosets, n_seq[1 - p]))
+        m.sum_duplicates()
+        infoset_reach.append(m)
+
+    player = np.array(node_player, dtype=np.int64)
+    infoset = np.array(node_infoset, dtype=np.int64)
+    for p in (0, 1):
+        mine = player == p
+        infoset[mine] = new_of_old[p][infoset[mine]]
+    history_tree = HistoryTree(
+        player=player, infoset=infoset, first_child=np.array(node_first, dtype=np.int64),
+        n_children=np.array(node_count, dtype=np.int64), edge_prob=np.array(node_edge),
+        payoff=np.array(node_payoff), chance_reach=np.array(node_reach))
+    return CompiledGame(
+        game_id=game.id,
+        treeplexes=trees,
+        payoff=a,
+        payoff_t=a.T.tocsr(),
+        infoset_reach=tuple(infoset_reach),
+        terminal_seq=tseq,
+        terminal_chance=tprob,
+        terminal_payoff=tpay,
+        n_histories=len(player),
+        n_decision_nodes=n_dec,
+        n_chance_nodes=n_chance,
+        histories_per_infoset=(finished[0][3], finished[1][3]),
+        tree=history_tree,
+    )
+
+
+_CACHE: dict[str, CompiledGame] = {}
+
+
+def compiled(game: Game) -> CompiledGame:
+    """The compiled form of ``game``, built once per game id and kept for the process."""
+    found = _CACHE.get(game.id)
+    if found is None:
+        found = _CACHE[game.id] = compile_game(game)
+    return found

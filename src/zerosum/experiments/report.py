@@ -1,0 +1,110 @@
+"""What an experiment returns and how it is shown: tables (printed, or as JSON) and figures.
+
+``--json`` prints one object::
+
+    {"experiment": NAME, "tables": [{"title": ..., "columns": [...], "rows": [[...], ...]}, ...],
+     "figures": [PATH, ...], "notes": [...]}
+
+Rows hold the numbers as printed: a column with ``digits`` is rounded to that many decimals.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import click
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list] = field(default_factory=list)
+    #: decimals per column (None: print as is); applied to the JSON too
+    digits: list[int | None] | None = None
+
+    def add(self, *cells) -> None:
+        self.rows.append(list(cells))
+
+    def _cell(self, j: int, v):
+        d = self.digits[j] if self.digits else None
+        if v is None:
+            return None
+        if d is not None and isinstance(v, (int, float)) and not isinstance(v, bool):
+            return round(float(v), d)
+        return v
+
+    def printed_rows(self) -> list[list]:
+        return [[self._cell(j, v) for j, v in enumerate(r)] for r in self.rows]
+
+    def to_dict(self) -> dict:
+        return {"title": self.title, "columns": list(self.columns), "rows": self.printed_rows()}
+
+    def render(self) -> str:
+        """Plain text, right-aligned columns (stable for copying into notes)."""
+        def fmt(j, v):
+            d = self.digits[j] if self.digits else None
+            if v is None:
+                return "-"
+            if d is not None and isinstance(v, (int, float)) and not isinstance(v, bool):
+                return f"{v:.{d}f}"
+            if isinstance(v, int) and not isinstance(v, bool):
+                return f"{v:,}"
+            return str(v)
+
+        cells = [[str(c) for c in self.columns]] + [[fmt(j, v) for j, v in enumerate(r)] for r in self.rows]
+        widths = [max(len(row[j]) for row in cells) for j in range(len(self.columns))]
+        lines = [f"=== {self.title} ==="]
+        for k, row in enumerate(cells):
+            lines.append("  ".join(c.rjust(w) if j else c.ljust(w) for j, (c, w) in enumerate(zip(row, widths))))
+            if k == 0:
+                lines.append("  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+
+@dataclass
+class Report:
+    experiment: str
+    tables: list[Table] = field(default_factory=list)
+    figures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"experiment": self.experiment, "tables": [t.to_dict() for t in self.tables],
+                "figures": list(self.figures), "notes": list(self.notes)}
+
+    def render(self) -> str:
+        parts = [t.render() for t in self.tables]
+        parts += [f"note: {n}" for n in self.notes]
+        parts += [f"figure written to {f}" for f in self.figures]
+        return "\n\n".join(parts)
+
+
+def experiment_command(name: str):
+    """Turn ``fn(plot, progress, **options) -> Report`` into ``zerosum experiment NAME``.
+
+    Adds ``--json`` and ``--plot PATH`` (default ``zerosum-NAME.png``; ``--no-plot`` for none).
+    ``progress`` is False under --json.  Extra click options go between this decorator and fn.
+    """
+    def deco(fn):
+        @click.command(name=name, help=fn.__doc__)
+        @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a 'tables' list.")
+        @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=f"zerosum-{name}.png",
+                      show_default=True, help="Where to write the figure (PNG).")
+        @click.option("--no-plot", is_flag=True, help="Do not draw a figure.")
+        @functools.wraps(fn)
+        def cmd(as_json, plot_path, no_plot, **options):
+            from ..cli.common import check_writable, emit_json
+
+            plot = None if no_plot else plot_path
+            check_writable(plot)
+            report = fn(plot=plot, progress=not as_json, **options)
+            if as_json:
+                emit_json(report.to_dict())
+            else:
+                click.echo(report.render())
+
+        return cmd
+
+    return deco

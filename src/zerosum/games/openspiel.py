@@ -1,0 +1,101 @@
+"""Adapter to OpenSpiel: any two-player zero-sum turn-based pyspiel game as a zerosum game.
+
+Information-set labels are OpenSpiel's information-state strings and action labels its action
+strings, so a policy found here can be exported back (:func:`to_openspiel_policy`) and checked
+with OpenSpiel's own tools.  Needs the optional extra ``open_spiel``.
+"""
+
+from __future__ import annotations
+
+from ..errors import ZerosumError
+from .base import CHANCE, TERMINAL, Game
+
+
+def _pyspiel():
+    try:
+        import pyspiel
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ZerosumError("OpenSpiel games need the optional extra: pip install 'zerosum[openspiel]'") from None
+    return pyspiel
+
+
+class OpenSpielGame(Game):
+    """A pyspiel game walked through its State objects (only once, by the compiler)."""
+
+    def __init__(self, name: str):
+        pyspiel = _pyspiel()
+        try:
+            self.game = pyspiel.load_game(name)
+        except Exception as e:  # pyspiel raises a bare RuntimeError/SpielError with its message
+            raise ZerosumError(f"OpenSpiel cannot load {name!r}: {str(e).strip().splitlines()[-1]}") from None
+        gt = self.game.get_type()
+        if self.game.num_players() != 2:
+            raise ZerosumError(f"openspiel:{name} has {self.game.num_players()} players; zerosum needs 2")
+        if gt.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
+            raise ZerosumError(f"openspiel:{name} is not zero-sum")
+        if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise ZerosumError(f"openspiel:{name} is not turn-based")
+        self.name = f"openspiel:{self.game}"
+        self._chance_player = pyspiel.PlayerId.CHANCE
+        #: OpenSpiel action ids of each information set, in the order of its action labels
+        self.action_ids: dict[str, tuple[int, ...]] = {}
+        self._constant = None
+
+    def root(self):
+        return self.game.new_initial_state()
+
+    def player(self, s):
+        if s.is_terminal():
+            return TERMINAL
+        if s.is_chance_node():
+            return CHANCE
+        return s.current_player()
+
+    def actions(self, s):
+        ids = tuple(s.legal_actions())
+        self.action_ids.setdefault(s.information_state_string(), ids)
+        p = s.current_player()
+        return tuple(s.action_to_string(p, a) for a in ids)
+
+    def chance_outcomes(self, s):
+        return [(s.action_to_string(self._chance_player, a), q) for a, q in s.chance_outcomes()]
+
+    def child(self, s, action):
+        p = s.current_player()
+        ids = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        for a in ids:
+            if s.action_to_string(p, a) == action:
+                return s.child(a)
+        raise ZerosumError(f"no action {action!r} in OpenSpiel state {s}")
+
+    def payoff(self, s):
+        r = s.returns()
+        # constant-sum games are shifted to zero-sum: player 0's gain over the even split
+        return 0.5 * (r[0] - r[1])
+
+    def infoset(self, s):
+        return s.information_state_string()
+
+
+def to_openspiel_policy(policy, game: OpenSpielGame):
+    """A zerosum TabularPolicy on an OpenSpiel game as an ``open_spiel.python.policy.TabularPolicy``."""
+    from open_spiel.python import policy as os_policy
+
+    if policy.game_id != game.id:
+        raise ZerosumError(f"the policy is for {policy.game_id!r}, not {game.id!r}")
+    out = os_policy.TabularPolicy(game.game)
+    for _, label, probs in policy.rows():
+        row = out.state_lookup[label]
+        out.action_probability_array[row, :] = 0.0
+        for a, q in zip(game.action_ids[label], probs.values()):
+            out.action_probability_array[row, a] = q
+    return out
+
+
+def to_pyspiel_policy(policy, game: OpenSpielGame):
+    """The same as a C++ ``pyspiel.TabularPolicy`` (for ``pyspiel.nash_conv`` and friends)."""
+    pyspiel = _pyspiel()
+    table = {}
+    for _, label, probs in policy.rows():
+        table[label] = list(zip(game.action_ids[label], probs.values()))
+    return pyspiel.TabularPolicy(table)

@@ -1,0 +1,152 @@
+"""Tabular policies: one behavioral strategy per player, stored per sequence, with readable labels.
+
+Saved as JSON (never pickle)::
+
+    {"format": "zerosum.policy", "version": 1, "game": "leduc",
+     "players": [{"K:": {"c": 0.25, "r": 0.75}, ...}, {...}]}
+
+``players[p]`` maps each of player p's information-set labels to its action probabilities.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from .compiled import CompiledGame, compiled
+from .errors import ZerosumError
+from .games.base import Game
+
+FORMAT = "zerosum.policy"
+VERSION = 1
+
+
+def as_compiled(game) -> CompiledGame:
+    """Accept a Game or an already compiled game."""
+    if isinstance(game, CompiledGame):
+        return game
+    if isinstance(game, Game):
+        return compiled(game)
+    raise ZerosumError(f"expected a zerosum game, got {type(game).__name__}")
+
+
+class TabularPolicy:
+    """Both players' behavioral strategies on one compiled game.
+
+    ``probs[p][s]`` is the probability of sequence s's action at its information set.
+    """
+
+    def __init__(self, game, probs):
+        self.game = as_compiled(game)
+        probs = tuple(np.asarray(p, dtype=float) for p in probs)
+        for p, (tree, pi) in enumerate(zip(self.game.treeplexes, probs)):
+            if pi.shape != (tree.n_sequences,):
+                raise ZerosumError(f"player {p}'s strategy has {pi.shape} entries, "
+                                   f"the game has {tree.n_sequences} sequences")
+        self.probs = probs
+
+    @classmethod
+    def uniform(cls, game) -> TabularPolicy:
+        g = as_compiled(game)
+        return cls(g, (g.treeplexes[0].uniform(), g.treeplexes[1].uniform()))
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+    def _locate(self, label: str, player: int | None):
+        players = (0, 1) if player is None else (player,)
+        for p in players:
+            i = self.game.treeplexes[p].index.get(label)
+            if i is not None:
+                return p, i
+        raise ZerosumError(f"no information set {label!r} in {self.game_id}")
+
+    def action_probabilities(self, label: str, player: int | None = None) -> dict[str, float]:
+        """Probabilities of each action at the information set ``label``."""
+        p, i = self._locate(label, player)
+        tree = self.game.treeplexes[p]
+        f = tree.infoset_first[i]
+        return {a: float(self.probs[p][f + k]) for k, a in enumerate(tree.action_labels[i])}
+
+    def rows(self):
+        """(player, label, {action: probability}) for every information set, in treeplex order."""
+        for p, tree in enumerate(self.game.treeplexes):
+            for i, label in enumerate(tree.infoset_labels):
+                yield p, label, self.action_probabilities(label, p)
+
+    def to_dict(self) -> dict:
+        players = [{}, {}]
+        for p, label, probs in self.rows():
+            players[p][label] = probs
+        return {"format": FORMAT, "version": VERSION, "game": self.game_id, "players": players}
+
+    def save(self, path) -> None:
+        """Write JSON atomically: either the whole file appears or nothing does."""
+        write_text_atomic(path, json.dumps(self.to_dict(), indent=1))
+
+    @classmethod
+    def from_dict(cls, game, data: dict, source: str = "policy") -> TabularPolicy:
+        g = as_compiled(game)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ZerosumError(f"{source} is not a zerosum policy file")
+        if data.get("version") != VERSION:
+            raise ZerosumError(f"{source} has policy format version {data.get('version')!r}; "
+                               f"this zerosum reads version {VERSION}")
+        if data.get("game") != g.game_id:
+            raise ZerosumError(f"{source} was made for game {data.get('game')!r}, not {g.game_id!r}")
+        players = data.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise ZerosumError(f"{source}: 'players' must be a list of two tables")
+        probs = []
+        for p, tree in enumerate(g.treeplexes):
+            table = players[p]
+            if not isinstance(table, dict) or set(table) != set(tree.infoset_labels):
+                raise ZerosumError(f"{source}: player {p}'s information sets do not match {g.game_id}")
+            pi = np.ones(tree.n_sequences)
+            for i, label in enumerate(tree.infoset_labels):
+                entry = table[label]
+                actions = tree.action_labels[i]
+                if not isinstance(entry, dict) or set(entry) != set(actions):
+                    raise ZerosumError(f"{source}: actions at {label!r} should be {list(actions)}")
+                try:
+                    values = np.array([float(entry[a]) for a in actions])
+                except (TypeError, ValueError):
+                    raise ZerosumError(f"{source}: non-numeric probability at {label!r}") from None
+                if not np.all(np.isfinite(values)) or np.any(values < 0) or abs(values.sum() - 1) > 1e-6:
+                    raise ZerosumError(f"{source}: probabilities at {label!r} must be >= 0 and sum to 1")
+                f = tree.infoset_first[i]
+                pi[f:f + len(actions)] = values / values.sum()
+            probs.append(pi)
+        return cls(g, probs)
+
+    @classmethod
+    def load(cls, game, path) -> TabularPolicy:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text())
+        except OSError as e:
+            raise ZerosumError(f"cannot read policy file {str(path)!r}: {e.strerror}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
+        return cls.from_dict(game, data, source=repr(str(path)))
+
+
+def write_text_atomic(path, text: str) -> None:
+    """Write a file through a temporary sibling and a rename; raise ZerosumError if impossible."""
+    path = Path(path)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
+    except OSError as e:
+        raise ZerosumError(f"cannot write {str(path)!r}: {e.strerror}") from None
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        os.unlink(tmp)
+        raise ZerosumError(f"cannot write {str(path)!r}: {e.strerror}") from None

@@ -1,0 +1,10 @@
+"""Solvers, one algorithm per module; :data:`SOLVERS` maps CLI names to classes."""
+
+from .cfr import CFRPlusSolver, CFRSolver, check_iterations
+
+SOLVERS = {
+    "cfr": CFRSolver,
+    "cfr+": CFRPlusSolver,
+}
+
+__all__ = ["CFRPlusSolver", "CFRSolver", "SOLVERS", "check_iterations"]

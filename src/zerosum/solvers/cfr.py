@@ -1,0 +1,155 @@
+"""Counterfactual regret minimization on the compiled sequence form.
+
+One driver, :class:`CFRSolver`, runs every full-width CFR variant.  An iteration is, per player:
+the values collected under each sequence from the opponent's realization plan (one sparse
+product), every counterfactual value in one upward pass over the treeplex, the instantaneous
+regrets ``cfv(I, a) - v(I)``, and an update.  Variants change only the small rules below
+(:meth:`CFRSolver.accumulate_regrets`, :meth:`CFRSolver.average_weight`, ...), never the pass.
+
+Conventions (Lab 15 Part 1 and OpenSpiel's ``CFRSolver``):
+
+* alternating updates by default: player 0 is updated from player 1's strategy, then player 1 from
+  player 0's *new* strategy; strategies are fixed during a pass, regrets applied at its end;
+* the average strategy accumulates the player's own realization plan, i.e. each information set
+  weighted by the player's own reach once, not once per history;
+* iteration t has weight 1 (CFR) or t (CFR+, linear averaging) in the average.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ZerosumError
+from ..evaluation import nash_conv_of_plans
+from ..policy import TabularPolicy, as_compiled
+from ..sequence_form import (behavioral_from_realization, collected_values, counterfactual_values,
+                             realization_plan, regret_matching)
+
+
+class CFRSolver:
+    """Vanilla CFR (Zinkevich et al. 2007).
+
+    ``alternating=False`` gives simultaneous updates, as in the Kuhn notebook: both players'
+    regrets come from the same profile.
+    """
+
+    name = "cfr"
+
+    def __init__(self, game, alternating: bool = True):
+        self.game = as_compiled(game)
+        self.alternating = alternating
+        self.trees = self.game.treeplexes
+        self.iteration = 0
+        self.nodes_touched = 0
+        self.regrets = [np.zeros(t.n_sequences) for t in self.trees]
+        self.average_plan = [np.zeros(t.n_sequences) for t in self.trees]
+        self.strategy = [t.uniform() for t in self.trees]
+        self.plan = [realization_plan(t, pi) for t, pi in zip(self.trees, self.strategy)]
+
+    # --- the rules a variant may change -------------------------------------------------------
+    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+        """R <- R + r (CFR)."""
+        self.regrets[player] += instant
+
+    def current_strategy(self, player: int) -> np.ndarray:
+        """Regret matching on the cumulative regrets."""
+        return regret_matching(self.trees[player], self.regrets[player])
+
+    def average_weight(self) -> float:
+        """Weight of this iteration's strategy in the average."""
+        return 1.0
+
+    def begin_iteration(self) -> None:
+        """Hook for variants that discount before an iteration."""
+
+    # --- the pass ------------------------------------------------------------------------------
+    def _instant_regrets(self, player: int, g: np.ndarray) -> np.ndarray:
+        tree = self.trees[player]
+        cfv, v = counterfactual_values(tree, g, self.strategy[player])
+        cfv[1:] -= v[tree.seq_infoset[1:]]
+        cfv[0] = 0.0
+        return cfv
+
+    def _update(self, player: int, g: np.ndarray, weight: float) -> None:
+        instant = self._instant_regrets(player, g)
+        self.average_plan[player] += weight * self.plan[player]
+        self.accumulate_regrets(player, instant)
+        self.strategy[player] = self.current_strategy(player)
+        self.plan[player] = realization_plan(self.trees[player], self.strategy[player])
+
+    def iterate(self, n: int = 1) -> None:
+        """Run n iterations."""
+        for _ in range(n):
+            self.iteration += 1
+            self.begin_iteration()
+            w = self.average_weight()
+            if self.alternating:
+                for p in (0, 1):
+                    self._update(p, collected_values(self.game, p, self.plan[1 - p]), w)
+                self.nodes_touched += 2 * self.game.n_histories
+            else:
+                gs = [collected_values(self.game, p, self.plan[1 - p]) for p in (0, 1)]
+                for p in (0, 1):
+                    self._update(p, gs[p], w)
+                self.nodes_touched += self.game.n_histories
+
+    # --- results -------------------------------------------------------------------------------
+    def average_policy(self) -> TabularPolicy:
+        probs = [behavioral_from_realization(t, xs) if self.iteration else t.uniform()
+                 for t, xs in zip(self.trees, self.average_plan)]
+        return TabularPolicy(self.game, probs)
+
+    def current_policy(self) -> TabularPolicy:
+        return TabularPolicy(self.game, [pi.copy() for pi in self.strategy])
+
+    def average_plans(self):
+        """Realization plans of the average strategy (normalized sums of weighted plans)."""
+        if self.iteration == 0:
+            return [p.copy() for p in self.plan]
+        return [xs / xs[0] for xs in self.average_plan]
+
+    def checkpoint(self) -> dict:
+        """NashConv of the average and current strategies, and player 0's average value."""
+        xa, ya = self.average_plans()
+        return {
+            "iteration": self.iteration,
+            "nash_conv_average": nash_conv_of_plans(self.game, xa, ya),
+            "nash_conv_current": nash_conv_of_plans(self.game, *self.plan),
+            "value_average": float(xa @ (self.game.payoff @ ya)),
+            "nodes": self.nodes_touched,
+        }
+
+    def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
+        """Iterate up to ``iterations`` (counting from the solver's current iteration), recording
+        a checkpoint at each requested iteration; ``progress(advance)`` is called as it goes."""
+        iterations = check_iterations(iterations)
+        marks = sorted({c for c in checkpoints if self.iteration < c <= iterations} | {iterations})
+        out = []
+        for m in marks:
+            while self.iteration < m:
+                step = min(m - self.iteration, 50)
+                self.iterate(step)
+                if progress is not None:
+                    progress(step)
+            out.append(self.checkpoint())
+        return out
+
+
+class CFRPlusSolver(CFRSolver):
+    """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t."""
+
+    name = "cfr+"
+
+    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+        r = self.regrets[player]
+        r += instant
+        np.maximum(r, 0.0, out=r)
+
+    def average_weight(self) -> float:
+        return float(self.iteration)
+
+
+def check_iterations(iterations) -> int:
+    if isinstance(iterations, bool) or int(iterations) != iterations or iterations <= 0:
+        raise ZerosumError(f"iterations must be a positive integer, got {iterations}")
+    return int(iterations)
