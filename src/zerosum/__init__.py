@@ -10,7 +10,21 @@ from .solvers import SOLVERS, CFRPlusSolver, CFRSolver
 __version__ = "0.1.0"
 
 __all__ = [
-    "CFRPlusSolver", "CFRSolver", "CompiledGame", "Evaluation", "Game", "SOLVERS", "TabularPolicy",
-    "ZerosumError", "best_response_value", "compile_game", "compiled", "evaluate", "expected_value",
-    "exploitability", "known_games", "load_game", "nash_conv",
+    "SOLVERS",
+    "CFRPlusSolver",
+    "CFRSolver",
+    "CompiledGame",
+    "Evaluation",
+    "Game",
+    "TabularPolicy",
+    "ZerosumError",
+    "best_response_value",
+    "compile_game",
+    "compiled",
+    "evaluate",
+    "expected_value",
+    "exploitability",
+    "known_games",
+    "load_game",
+    "nash_conv",
 ]

@@ -47,5 +47,16 @@ def load_game(name: str, **params) -> Game:
         raise ZerosumError(f"invalid parameters for {name}: {e}") from None
 
 
-__all__ = ["CHANCE", "TERMINAL", "Game", "KuhnPoker", "LeducPoker", "MatrixGame", "REGISTRY", "known_games",
-           "load_game", "register", "rock_paper_scissors"]
+__all__ = [
+    "CHANCE",
+    "REGISTRY",
+    "TERMINAL",
+    "Game",
+    "KuhnPoker",
+    "LeducPoker",
+    "MatrixGame",
+    "known_games",
+    "load_game",
+    "register",
+    "rock_paper_scissors",
+]

@@ -7,8 +7,25 @@ with OpenSpiel's own tools.  Needs the optional extra ``open_spiel``.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 from ..errors import ZerosumError
 from .base import CHANCE, TERMINAL, Game
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def _pyspiel():
@@ -25,9 +42,10 @@ class OpenSpielGame(Game):
     def __init__(self, name: str):
         pyspiel = _pyspiel()
         try:
-            self.game = pyspiel.load_game(name)
-        except Exception as e:  # pyspiel raises a bare RuntimeError/SpielError with its message
-            raise ZerosumError(f"OpenSpiel cannot load {name!r}: {str(e).strip().splitlines()[-1]}") from None
+            with _quiet_stderr():  # pyspiel also prints its error to the C stderr
+                self.game = pyspiel.load_game(name)
+        except RuntimeError as e:  # pyspiel.SpielError
+            raise ZerosumError(f"OpenSpiel cannot load {name!r}: {str(e).strip().splitlines()[0]}") from None
         gt = self.game.get_type()
         if self.game.num_players() != 2:
             raise ZerosumError(f"openspiel:{name} has {self.game.num_players()} players; zerosum needs 2")

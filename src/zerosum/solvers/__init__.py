@@ -7,4 +7,4 @@ SOLVERS = {
     "cfr+": CFRPlusSolver,
 }
 
-__all__ = ["CFRPlusSolver", "CFRSolver", "SOLVERS", "check_iterations"]
+__all__ = ["SOLVERS", "CFRPlusSolver", "CFRSolver", "check_iterations"]

@@ -22,8 +22,13 @@ import numpy as np
 from ..errors import ZerosumError
 from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import (behavioral_from_realization, collected_values, counterfactual_values,
-                             realization_plan, regret_matching)
+from ..sequence_form import (
+    behavioral_from_realization,
+    collected_values,
+    counterfactual_values,
+    realization_plan,
+    regret_matching,
+)
 
 
 class CFRSolver:
