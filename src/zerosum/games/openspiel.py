@@ -53,7 +53,8 @@ class OpenSpielGame(Game):
             raise ZerosumError(f"openspiel:{name} is not zero-sum")
         if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ZerosumError(f"openspiel:{name} is not turn-based")
-        self.name = f"openspiel:{self.game}"
+        canonical = str(self.game)
+        self.name = "openspiel:" + (canonical[:-2] if canonical.endswith("()") else canonical)
         self._chance_player = pyspiel.PlayerId.CHANCE
         #: OpenSpiel action ids of each information set, in the order of its action labels
         self.action_ids: dict[str, tuple[int, ...]] = {}
