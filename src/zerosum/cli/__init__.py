@@ -18,7 +18,7 @@ COMMANDS = {
     "evaluate": "imperfect:evaluate",
     "experiment": "experiment:experiment",
     "play": "perfect:play",
-    "analyze": "perfect:analyze",
+    "analyze": "connect4:analyze",
     "tournament": "perfect:tournament",
     "search": "perfect:search",
 }
