@@ -83,3 +83,33 @@ def progress_bar(total: int, description: str, enabled: bool = True):
                   TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)
+
+
+def save_state(solver, path) -> None:
+    """Write a solver's state_dict() as .npz, atomically."""
+    import numpy as np
+
+    p = Path(path)
+    tmp = p.with_name(f".{p.name}.tmp.npz")
+    try:
+        np.savez(tmp, **solver.state_dict())
+        os.replace(tmp, p)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise ZerosumError(f"cannot write {str(p)!r}: {e.strerror}") from None
+
+
+def load_state(solver, path) -> None:
+    """Restore a solver from a .npz written by save_state."""
+    import zipfile
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            state = {k: data[k] for k in data.files}
+    except OSError as e:
+        raise ZerosumError(f"cannot read state file {str(path)!r}: {e.strerror or e}") from None
+    except (ValueError, zipfile.BadZipFile):
+        raise ZerosumError(f"{str(path)!r} is not a zerosum state file") from None
+    solver.load_state_dict(state)

@@ -7,7 +7,8 @@ import time
 import click
 
 from ..errors import ZerosumError
-from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_bar
+from .common import (check_writable, console, emit_json, load_from_cli, load_state, parse_params, progress_bar,
+                     save_state)
 
 DEFAULT_CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
 
@@ -100,10 +101,14 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
               help="Algorithm option (repeatable), e.g. --option alpha=1.5; VALUE read as JSON.")
 @click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the average policy (JSON).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Plot NashConv against iterations.")
+@click.option("--save-state", "state_path", type=click.Path(dir_okay=False),
+              help="Save the solver's state (.npz) at the end, to resume later.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
+              help="Resume from a saved state; --iterations is then the total to reach.")
 @param_option
 @json_option
-def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, params,
-          as_json):
+def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
+          resume_path, params, as_json):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints."""
     from ..compiled import compiled
     from ..solvers import SOLVERS, check_iterations
@@ -114,13 +119,19 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     marks = _parse_checkpoints(checkpoints, iterations)
     check_writable(save_path)
     check_writable(plot_path)
+    check_writable(state_path)
     g = load_from_cli(game, params)
     t0 = time.perf_counter()
     cg = compiled(g)
     compile_s = time.perf_counter() - t0
     solver = make_solver(algorithm, cg, simultaneous=simultaneous, seed=seed, options=options)
+    if resume_path:
+        load_state(solver, resume_path)
+        if solver.iteration >= iterations:
+            raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; "
+                               f"ask for more --iterations")
     t0 = time.perf_counter()
-    with progress_bar(iterations, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
+    with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
         rows = solver.run(iterations, marks, progress=advance)
     solve_s = time.perf_counter() - t0
     avg = solver.average_policy()
@@ -137,6 +148,9 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         "sizes": cg.sizes(),
         "seconds": {"compile": compile_s, "solve": solve_s},
     }
+    if state_path:
+        save_state(solver, state_path)
+        result["state_saved"] = state_path
     if save_path:
         avg.save(save_path)
         result["saved"] = save_path

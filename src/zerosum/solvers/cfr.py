@@ -98,6 +98,30 @@ class CFRSolver:
                     self._update(p, gs[p], w)
                 self.nodes_touched += self.game.n_histories
 
+    # --- saving and resuming ------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """Everything needed to resume: arrays and counters (saved as .npz by the CLI)."""
+        state = {"solver": np.array(self.name), "game": np.array(self.game.game_id),
+                 "iteration": np.array(self.iteration), "nodes_touched": np.array(self.nodes_touched),
+                 "alternating": np.array(self.alternating)}
+        for p in (0, 1):
+            state[f"regrets{p}"] = self.regrets[p]
+            state[f"average_plan{p}"] = self.average_plan[p]
+            state[f"strategy{p}"] = self.strategy[p]
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        check_state(state, self.name, self.game.game_id)
+        if bool(state["alternating"]) != self.alternating:
+            raise ZerosumError("the saved run used other updates (alternating vs simultaneous)")
+        self.iteration = int(state["iteration"])
+        self.nodes_touched = int(state["nodes_touched"])
+        for p in (0, 1):
+            self.regrets[p] = np.array(state[f"regrets{p}"], dtype=float)
+            self.average_plan[p] = np.array(state[f"average_plan{p}"], dtype=float)
+            self.strategy[p] = np.array(state[f"strategy{p}"], dtype=float)
+            self.plan[p] = realization_plan(self.trees[p], self.strategy[p])
+
     # --- results -------------------------------------------------------------------------------
     def average_policy(self) -> TabularPolicy:
         probs = [behavioral_from_realization(t, xs) if self.iteration else t.uniform()
@@ -152,6 +176,16 @@ class CFRPlusSolver(CFRSolver):
 
     def average_weight(self) -> float:
         return float(self.iteration)
+
+
+def check_state(state: dict, solver: str, game_id: str) -> None:
+    """Refuse a saved state made by another solver or for another game."""
+    if "solver" not in state or "game" not in state:
+        raise ZerosumError("not a zerosum solver state")
+    if str(state["solver"]) != solver:
+        raise ZerosumError(f"the saved state is from solver {str(state['solver'])!r}, not {solver!r}")
+    if str(state["game"]) != game_id:
+        raise ZerosumError(f"the saved state is for game {str(state['game'])!r}, not {game_id!r}")
 
 
 def check_iterations(iterations) -> int:
