@@ -7,4 +7,5 @@ To add one: write ``zerosum/experiments/NAME.py`` with a ``command`` made by
 
 #: CLI name -> module (inside zerosum.experiments)
 EXPERIMENTS: dict[str, str] = {
+    "cfr": "cfr",
 }
