@@ -41,10 +41,11 @@ def action_values(game: CompiledGame, player: int, pi: np.ndarray, x_opponent: n
     g = collected_values(game, player, x_opponent)
     cfv, _ = counterfactual_values(tree, g, pi)
     r = reach_weights(game, player, x_opponent)
-    ok = r > 0
-    inv = np.where(ok, 1.0 / np.where(ok, r, 1.0), 0.0)
+    rs = r[tree.seq_infoset[1:]]
     q = cfv
-    q[1:] *= inv[tree.seq_infoset[1:]]
+    # divide, not multiply by 1/r: r may be subnormal after long runs, where 1/r overflows
+    np.divide(cfv[1:], rs, out=q[1:], where=rs > 0)
+    q[1:][rs <= 0] = 0.0
     if return_reach:
         return q, r
     return q
@@ -59,3 +60,47 @@ def profile_action_values(game: CompiledGame, probs) -> list[np.ndarray]:
 def conditional_values(tree, q: np.ndarray, pi: np.ndarray) -> np.ndarray:
     """v(I) = sum_a pi(a | I) q(I, a): the value of I given that play reaches it."""
     return np.add.reduceat(pi[1:] * q[1:], tree.segment_starts)
+
+
+def softmax(tree, z: np.ndarray) -> np.ndarray:
+    """Behavioral strategy pi(a | I) proportional to exp z(I, a), every information set at once."""
+    m = np.maximum.reduceat(z[1:], tree.segment_starts)[tree.seq_infoset[1:]]
+    e = np.exp(z[1:] - m)
+    pi = np.empty_like(z)
+    pi[0] = 1.0
+    pi[1:] = e / np.add.reduceat(e, tree.segment_starts)[tree.seq_infoset[1:]]
+    return pi
+
+
+def log_softmax(tree, z: np.ndarray) -> np.ndarray:
+    """ln pi(a | I) for pi = softmax(z) (0 on the empty sequence), computed without exp overflow."""
+    m = np.maximum.reduceat(z[1:], tree.segment_starts)
+    lse = m + np.log(np.add.reduceat(np.exp(z[1:] - m[tree.seq_infoset[1:]]), tree.segment_starts))
+    out = np.zeros_like(z)
+    out[1:] = z[1:] - lse[tree.seq_infoset[1:]]
+    return out
+
+
+def best_response_strategy(game: CompiledGame, player: int, x_opponent: np.ndarray) -> np.ndarray:
+    """A pure best response to ``x_opponent``, per sequence, as Lab 15 Part 3 builds it.
+
+    Deepest information sets first, each takes the action of highest value given the choices
+    already made below it (the first such action on ties); an information set the opponent never
+    lets play reach gets the uniform strategy (its action values are undefined, see above).
+    """
+    tree = game.treeplexes[player]
+    cfv = collected_values(game, player, x_opponent)
+    choice = np.zeros(tree.n_sequences)
+    choice[0] = 1.0
+    parent = tree.infoset_parent
+    for lv in reversed(tree.levels):
+        block = cfv[lv.s0:lv.s1]
+        vi = np.maximum.reduceat(block, lv.offsets)
+        pos = np.arange(lv.s1 - lv.s0)
+        first = np.minimum.reduceat(np.where(block >= vi[lv.local_infoset], pos, lv.s1), lv.offsets)
+        choice[lv.s0 + first] = 1.0
+        cfv[:lv.s0] += np.bincount(parent[lv.i0:lv.i1], vi, minlength=lv.s0)
+    unreached = reach_weights(game, player, x_opponent) <= 0
+    seqs = unreached[tree.seq_infoset[1:]]
+    choice[1:][seqs] = tree.seq_uniform[1:][seqs]
+    return choice
