@@ -33,11 +33,11 @@ def load_game(name: str, **params) -> Game:
     if not isinstance(name, str):
         raise ZerosumError(f"a game name is a string, got {type(name).__name__}")
     if name.startswith("openspiel:"):
-        from .openspiel import OpenSpielGame
+        from .openspiel import openspiel_game
 
         if params:
             raise ZerosumError("give OpenSpiel parameters in the name, e.g. openspiel:leduc_poker(players=2)")
-        return OpenSpielGame(name[len("openspiel:"):])
+        return openspiel_game(name[len("openspiel:"):])
     if name not in REGISTRY:
         raise ZerosumError(f"unknown game {name!r}; known games: {', '.join(known_games())}")
     factory, _ = REGISTRY[name]

@@ -8,6 +8,7 @@ with OpenSpiel's own tools.  Needs the optional extra ``open_spiel``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 
@@ -94,6 +95,13 @@ class OpenSpielGame(Game):
 
     def infoset(self, s):
         return s.information_state_string()
+
+
+@functools.lru_cache(maxsize=None)
+def openspiel_game(name: str) -> OpenSpielGame:
+    """One adapter object per OpenSpiel game name, so that the compiled form (cached by game id)
+    and the adapter's action-id table always belong together."""
+    return OpenSpielGame(name)
 
 
 def to_openspiel_policy(policy, game: OpenSpielGame):
