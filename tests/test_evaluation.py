@@ -16,7 +16,7 @@ def test_sequence_form_value_equals_walking_the_rules(seed):
     for name in ("kuhn", "leduc"):
         game = zerosum.load_game(name)
         policy = random_policy(zerosum.compiled(game), np.random.default_rng(seed))
-        direct = brute_force_value(game, lambda p, label: policy.action_probabilities(label, p))
+        direct = brute_force_value(game, lambda p, label, pol=policy: pol.action_probabilities(label, p))
         assert abs(zerosum.expected_value(game, policy) - direct) < 1e-12
 
 
@@ -38,7 +38,7 @@ def test_best_response_equals_enumeration_of_pure_strategies_on_kuhn():
         for choice in itertools.product("pb", repeat=len(labels)):
             pure = dict(zip(labels, choice))
 
-            def strat(p, label):
+            def strat(p, label, player=player, pure=pure):
                 if p == player:
                     return {a: float(a == pure[label]) for a in "pb"}
                 return policy.action_probabilities(label, p)

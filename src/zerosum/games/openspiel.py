@@ -55,7 +55,7 @@ class OpenSpielGame(Game):
         if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ZerosumError(f"openspiel:{name} is not turn-based")
         canonical = str(self.game)
-        self.name = "openspiel:" + (canonical[:-2] if canonical.endswith("()") else canonical)
+        self.name = "openspiel:" + (canonical.removesuffix("()"))
         self._chance_player = pyspiel.PlayerId.CHANCE
         #: OpenSpiel action ids of each information set, in the order of its action labels
         self.action_ids: dict[str, tuple[int, ...]] = {}
@@ -97,7 +97,7 @@ class OpenSpielGame(Game):
         return s.information_state_string()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def openspiel_game(name: str) -> OpenSpielGame:
     """One adapter object per OpenSpiel game name, so that the compiled form (cached by game id)
     and the adapter's action-id table always belong together."""
