@@ -29,6 +29,7 @@ from ..sequence_form import (
     realization_plan,
     regret_matching,
 )
+from .nodes import node_counter
 
 
 class CFRSolver:
@@ -88,15 +89,16 @@ class CFRSolver:
             self.iteration += 1
             self.begin_iteration()
             w = self.average_weight()
+            nodes = node_counter(self.game)  # nodes touched: see solvers/nodes.py
             if self.alternating:
                 for p in (0, 1):
+                    self.nodes_touched += nodes.full_width_pass(p, self.plan[1 - p])
                     self._update(p, collected_values(self.game, p, self.plan[1 - p]), w)
-                self.nodes_touched += 2 * self.game.n_histories
             else:
                 gs = [collected_values(self.game, p, self.plan[1 - p]) for p in (0, 1)]
+                self.nodes_touched += sum(nodes.full_width_pass(p, self.plan[1 - p]) for p in (0, 1))
                 for p in (0, 1):
                     self._update(p, gs[p], w)
-                self.nodes_touched += self.game.n_histories
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
