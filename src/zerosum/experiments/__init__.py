@@ -8,4 +8,7 @@ To add one: write ``zerosum/experiments/NAME.py`` with a ``command`` made by
 #: CLI name -> module (inside zerosum.experiments)
 EXPERIMENTS: dict[str, str] = {
     "cfr": "cfr",
+    "psro": "psro",
+    "lab15": "lab15",
+    "kuhn": "kuhn",
 }
