@@ -11,17 +11,22 @@ runs over treeplex depths (a handful), never over histories or information sets.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from .compiled import CompiledGame, Treeplex
 
 
-def realization_plan(tree: Treeplex, pi: np.ndarray) -> np.ndarray:
-    """x[(I, a)] = x[parent(I)] * pi(a | I), top-down by depth."""
-    x = np.empty_like(pi)
+@njit(cache=True)
+def _plan(seq_parent, pi, x):
     x[0] = 1.0
-    parent = tree.seq_parent
-    for lv in tree.levels:
-        x[lv.s0:lv.s1] = x[parent[lv.s0:lv.s1]] * pi[lv.s0:lv.s1]
+    for s in range(1, len(pi)):
+        x[s] = x[seq_parent[s]] * pi[s]
+
+
+def realization_plan(tree: Treeplex, pi: np.ndarray) -> np.ndarray:
+    """x[(I, a)] = x[parent(I)] * pi(a | I), top-down (parents precede children)."""
+    x = np.empty(len(pi))
+    _plan(tree.seq_parent, np.ascontiguousarray(pi, dtype=np.float64), x)
     return x
 
 
@@ -29,6 +34,8 @@ def behavioral_from_realization(tree: Treeplex, x: np.ndarray) -> np.ndarray:
     """pi(a | I) = x[(I, a)] / x[parent(I)], uniform where the parent has zero weight."""
     pi = np.empty_like(x)
     pi[0] = 1.0
+    if tree.n_infosets == 0:
+        return pi
     totals = np.add.reduceat(x[1:], tree.segment_starts)[tree.seq_infoset[1:]]
     ok = totals > 0
     pi[1:] = np.where(ok, x[1:] / np.where(ok, totals, 1.0), tree.seq_uniform[1:])
@@ -43,18 +50,53 @@ def collected_values(game: CompiledGame, player: int, x_opponent: np.ndarray) ->
     return -(game.payoff_t @ x_opponent)
 
 
+@njit(cache=True)
+def _upward(level_i0, infoset_parent, infoset_first, infoset_size, cfv, pi, v, use_max, choice):
+    """One upward pass in place on cfv: expectation under pi, or max (recording the argmax)."""
+    acc = np.zeros(len(cfv))
+    for lv in range(len(level_i0) - 2, -1, -1):
+        i0, i1 = level_i0[lv], level_i0[lv + 1]
+        for i in range(i0, i1):
+            f, n = infoset_first[i], infoset_size[i]
+            if use_max:
+                best, arg = cfv[f], f
+                for s in range(f + 1, f + n):
+                    if cfv[s] > best:
+                        best, arg = cfv[s], s
+                total = best
+                choice[arg] = 1.0
+            else:
+                total = 0.0
+                for s in range(f, f + n):
+                    total += pi[s] * cfv[s]
+            v[i] = total
+            acc[infoset_parent[i]] += total
+        # add the level's sums to the parents (all in shallower levels) in one go, as a
+        # bincount-then-add would
+        s0 = infoset_first[i0]
+        for s in range(s0):
+            if acc[s] != 0.0:
+                cfv[s] += acc[s]
+                acc[s] = 0.0
+
+
+def _level_bounds(tree: Treeplex) -> np.ndarray:
+    bounds = getattr(tree, "_level_i0", None)
+    if bounds is None:
+        bounds = np.array([lv.i0 for lv in tree.levels] + [tree.n_infosets], dtype=np.int64)
+        object.__setattr__(tree, "_level_i0", bounds)
+    return bounds
+
+
 def counterfactual_values(tree: Treeplex, g: np.ndarray, pi: np.ndarray):
     """Counterfactual value of every sequence and of every information set under ``pi``.
 
     Returns (cfv per sequence, value per information set); cfv[0] is the player's expected value.
     """
-    cfv = g.copy()
+    cfv = np.array(g, dtype=np.float64)
     v = np.empty(tree.n_infosets)
-    parent = tree.infoset_parent
-    for lv in reversed(tree.levels):
-        vi = np.add.reduceat(pi[lv.s0:lv.s1] * cfv[lv.s0:lv.s1], lv.offsets)
-        v[lv.i0:lv.i1] = vi
-        cfv[:lv.s0] += np.bincount(parent[lv.i0:lv.i1], vi, minlength=lv.s0)
+    _upward(_level_bounds(tree), tree.infoset_parent, tree.infoset_first, tree.infoset_size, cfv,
+            np.ascontiguousarray(pi, dtype=np.float64), v, False, cfv)
     return cfv, v
 
 
@@ -63,29 +105,35 @@ def best_response(tree: Treeplex, g: np.ndarray, with_policy: bool = False):
 
     Ties go to the first action, so the result is deterministic.
     """
-    cfv = g.copy()
-    parent = tree.infoset_parent
-    choice = np.zeros(tree.n_sequences) if with_policy else None
-    for lv in reversed(tree.levels):
-        block = cfv[lv.s0:lv.s1]
-        vi = np.maximum.reduceat(block, lv.offsets)
-        if with_policy:
-            best = np.flatnonzero(block >= vi[lv.local_infoset])
-            _, first = np.unique(lv.local_infoset[best], return_index=True)
-            choice[lv.s0 + best[first]] = 1.0
-        cfv[:lv.s0] += np.bincount(parent[lv.i0:lv.i1], vi, minlength=lv.s0)
+    cfv = np.array(g, dtype=np.float64)
+    v = np.empty(tree.n_infosets)
+    choice = np.zeros(tree.n_sequences)
+    _upward(_level_bounds(tree), tree.infoset_parent, tree.infoset_first, tree.infoset_size, cfv, cfv, v,
+            True, choice)
     if with_policy:
         choice[0] = 1.0
         return cfv[0], choice
     return cfv[0]
 
 
+@njit(cache=True)
+def _regret_matching(infoset_first, infoset_size, regrets, pi):
+    pi[0] = 1.0
+    for i in range(len(infoset_first)):
+        f, n = infoset_first[i], infoset_size[i]
+        total = 0.0
+        for s in range(f, f + n):
+            if regrets[s] > 0.0:
+                total += regrets[s]
+        for s in range(f, f + n):
+            if total > 0.0:
+                pi[s] = regrets[s] / total if regrets[s] > 0.0 else 0.0
+            else:
+                pi[s] = 1.0 / n
+
+
 def regret_matching(tree: Treeplex, regrets: np.ndarray) -> np.ndarray:
     """pi proportional to the positive regrets in each information set, uniform where none is."""
-    pos = np.maximum(regrets[1:], 0.0)
-    totals = np.add.reduceat(pos, tree.segment_starts)[tree.seq_infoset[1:]]
-    pi = np.empty_like(regrets)
-    pi[0] = 1.0
-    ok = totals > 0
-    pi[1:] = np.where(ok, pos / np.where(ok, totals, 1.0), tree.seq_uniform[1:])
+    pi = np.empty(tree.n_sequences)
+    _regret_matching(tree.infoset_first, tree.infoset_size, np.ascontiguousarray(regrets, dtype=np.float64), pi)
     return pi
