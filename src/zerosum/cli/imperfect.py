@@ -148,6 +148,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         "sizes": cg.sizes(),
         "seconds": {"compile": compile_s, "solve": solve_s},
     }
+    if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
+        result.update(solver.extra_info())
     if state_path:
         save_state(solver, state_path)
         result["state_saved"] = state_path
@@ -184,6 +186,10 @@ def _print_solve(r: dict) -> None:
     c.print("player 0's first action:  " + "   ".join(
         f"{label} " + " ".join(f"{a}={p:.2f}" for a, p in probs.items())
         for label, probs in r["first_actions"].items()))
+    if "lp" in r:
+        for k, (size, secs) in enumerate(zip(r["lp"]["sizes"], r["lp"]["seconds"])):
+            c.print(f"sequence-form LP {k + 1}: {size['variables']} variables, {size['constraints']} constraints, "
+                    f"{size['nonzeros']} nonzeros, {size['simplex_iterations']} simplex iterations, {secs:.3f} s")
     if "saved" in r:
         c.print(f"average policy saved to {r['saved']}")
     if "plot" in r:

@@ -1,0 +1,30 @@
+"""Linear CFR (Brown and Sandholm 2019, "Solving Imperfect-Information Games via Discounted
+Regret Minimization", AAAI): iteration t's regrets and strategy both count with weight t.
+
+Why: early iterations are played with poor strategies; weighting iteration t by t lets them fade
+away at no cost.  Weighting every instantaneous regret by t is the same, for regret matching, as
+multiplying the cumulative regrets by t / (t + 1) after each iteration (a positive factor per
+information set does not change the normalized positive part); we do the latter, as OpenSpiel's
+``LCFRSolver`` does, so the two agree step by step.  The average weights iteration t by t.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cfr import CFRSolver
+
+
+class LCFRSolver(CFRSolver):
+    """LCFR: DCFR(1, 1, 1).  Alternating updates by default; ``alternating=False`` for simultaneous."""
+
+    name = "lcfr"
+
+    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+        t = self.iteration
+        r = self.regrets[player]
+        r += instant
+        r *= t / (t + 1.0)
+
+    def average_weight(self) -> float:
+        return float(self.iteration)

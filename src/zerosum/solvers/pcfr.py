@@ -1,0 +1,121 @@
+"""Predictive CFR+ (Farina, Kroer and Sandholm 2021, "Faster Game Solving via Predictive
+Blackwell Approachability: Connecting Regret Matching and Mirror Descent", AAAI).
+
+Why: regret matching+ is a Blackwell-approachability algorithm, and like online mirror descent it
+can be made *optimistic*: play as if the next loss were known in advance.  Predictive regret
+matching+ (PRM+) at a decision point keeps ``R_t = max(0, R_{t-1} + r_t)`` and plays
+``x_{t+1}`` proportional to ``[R_t + m - <m, x_t>]^+`` for a predicted utility vector m.  PCFR+
+runs PRM+ at every information set of CFR's decomposition with the last utilities as prediction
+(``g_t``, the values collected under each sequence this iteration).  In the decomposition the
+prediction of an information set's counterfactual utilities includes the values of the
+information sets below it under *their new* strategies, so the next strategy is built bottom-up
+(``prediction="tree"``, the default).  ``prediction="local"`` uses the last instantaneous
+counterfactual regret as is (children's old strategies), the simplification of some reference
+code.  Iterates are averaged with quadratic weights t^2 (``gamma=2``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..compiled import Treeplex
+from ..errors import ZerosumError
+from ..sequence_form import regret_matching
+from .cfr import CFRSolver
+from .dcfr import _finite, check_params, save_params
+
+PREDICTIONS = ("tree", "local")
+
+
+def predictive_strategy(tree: Treeplex, regrets: np.ndarray, g: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """Next strategy of predictive regret matching+ on a treeplex, bottom-up by depth.
+
+    ``regrets``: cumulative (possibly discounted) regrets; ``g``: the predicted values collected
+    under each sequence; ``pi``: the strategy just played (for the baseline <m, x_t>).  At each
+    information set: predicted cfv m (children valued under their new strategies), predicted
+    regret m - <m, pi>, new strategy proportional to [regrets + predicted regret]^+.
+    """
+    cfv = g.copy()
+    new = np.empty_like(pi)
+    new[0] = 1.0
+    parent = tree.infoset_parent
+    for lv in reversed(tree.levels):
+        m = cfv[lv.s0:lv.s1]
+        baseline = np.add.reduceat(pi[lv.s0:lv.s1] * m, lv.offsets)[lv.local_infoset]
+        target = np.maximum(regrets[lv.s0:lv.s1] + m - baseline, 0.0)
+        totals = np.add.reduceat(target, lv.offsets)[lv.local_infoset]
+        ok = totals > 0
+        x = np.where(ok, target / np.where(ok, totals, 1.0), tree.seq_uniform[lv.s0:lv.s1])
+        new[lv.s0:lv.s1] = x
+        cfv[:lv.s0] += np.bincount(parent[lv.i0:lv.i1], np.add.reduceat(x * m, lv.offsets), minlength=lv.s0)
+    return new
+
+
+class PredictiveMixin:
+    """What PCFR+ and PDCFR+ share: remember the last utilities and instantaneous regrets, and
+    build the next strategy from them."""
+
+    def _init_prediction(self, prediction: str) -> None:
+        if prediction not in PREDICTIONS:
+            raise ZerosumError(f"{self.name}: prediction must be one of {', '.join(PREDICTIONS)}, got {prediction!r}")
+        self.prediction = prediction
+        self.last_values = [np.zeros(t.n_sequences) for t in self.trees]
+        self.last_regrets = [np.zeros(t.n_sequences) for t in self.trees]
+
+    def _instant_regrets(self, player: int, g: np.ndarray) -> np.ndarray:
+        instant = super()._instant_regrets(player, g)
+        self.last_values[player] = g
+        self.last_regrets[player] = instant
+        return instant
+
+    def _predicted_strategy(self, player: int, regrets: np.ndarray) -> np.ndarray:
+        tree = self.trees[player]
+        if self.prediction == "tree":
+            return predictive_strategy(tree, regrets, self.last_values[player], self.strategy[player])
+        return regret_matching(tree, regrets + self.last_regrets[player])
+
+    def _save_prediction(self, state: dict, names) -> dict:
+        for p in (0, 1):
+            state[f"last_values{p}"] = self.last_values[p]
+            state[f"last_regrets{p}"] = self.last_regrets[p]
+        state["param_prediction"] = np.array(self.prediction)
+        return save_params(self, state, names)
+
+    def _load_prediction(self, state: dict, names) -> None:
+        check_params(self, state, names)
+        if str(state.get("param_prediction")) != self.prediction:
+            raise ZerosumError(f"the saved run used prediction={state.get('param_prediction')}, "
+                               f"not {self.prediction}")
+        self.last_values = [np.array(state[f"last_values{p}"], dtype=float) for p in (0, 1)]
+        self.last_regrets = [np.array(state[f"last_regrets{p}"], dtype=float) for p in (0, 1)]
+
+
+class PCFRPlusSolver(PredictiveMixin, CFRSolver):
+    """PCFR+; alternating updates by default (``alternating=False`` for simultaneous)."""
+
+    name = "pcfr+"
+
+    def __init__(self, game, alternating: bool = True, gamma: float = 2.0, prediction: str = "tree"):
+        self.gamma = _finite("gamma", gamma)
+        if self.gamma < 0:
+            raise ZerosumError(f"pcfr+: gamma must be >= 0, got {gamma}")
+        super().__init__(game, alternating=alternating)
+        self._init_prediction(prediction)
+
+    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+        r = self.regrets[player]
+        r += instant
+        np.maximum(r, 0.0, out=r)
+
+    def current_strategy(self, player: int) -> np.ndarray:
+        return self._predicted_strategy(player, self.regrets[player])
+
+    def average_weight(self) -> float:
+        return float(self.iteration) ** self.gamma
+
+    def state_dict(self) -> dict:
+        return self._save_prediction(super().state_dict(), ("gamma",))
+
+    def load_state_dict(self, state: dict) -> None:
+        super().load_state_dict(state)
+        self._load_prediction(state, ("gamma",))
