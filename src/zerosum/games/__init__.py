@@ -9,12 +9,14 @@ from .base import CHANCE, TERMINAL, Game
 from .kuhn import KuhnPoker
 from .leduc import LeducPoker
 from .matrix import MatrixGame, rock_paper_scissors
+from .poker import PokerGame
 
 #: name -> (factory, one-line description)
 REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {
     "kuhn": (KuhnPoker, "Kuhn poker: 3 cards, one bet; value -1/18"),
     "leduc": (LeducPoker, "Leduc hold'em as Lab 15 defines it: ranks only, 144 infosets per player"),
     "rps": (rock_paper_scissors, "rock-paper-scissors as a one-shot game"),
+    "poker": (PokerGame, "poker family: ranks, copies, rounds, raises, bets, ante (default = Leduc)"),
     "matrix": (MatrixGame, "any payoff matrix for player 0: load_game('matrix', payoffs=[[...]])"),
 }
 
