@@ -8,6 +8,8 @@ To add one: write ``zerosum/experiments/NAME.py`` with a ``command`` made by
 #: CLI name -> module (inside zerosum.experiments)
 EXPERIMENTS: dict[str, str] = {
     "cfr": "cfr",
+    "mccfr": "mccfr",
+    "sampling-pays": "sampling_pays",
     "psro": "psro",
     "lab15": "lab15",
     "kuhn": "kuhn",

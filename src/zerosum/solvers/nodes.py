@@ -88,7 +88,8 @@ class NodeCounter:
 
     def full_width_pass(self, player: int, opponent_plan: np.ndarray) -> int:
         """Nodes touched by one full-width pass updating ``player`` against the opponent's plan."""
-        return round(float(self.weights[player] @ (opponent_plan > 0)))
+        # (a float @ bool product would take numpy's slow mixed-type path)
+        return round(float(self.weights[player][opponent_plan > 0].sum()))
 
 
 def node_counter(game) -> NodeCounter:

@@ -1,0 +1,102 @@
+"""Where sampling pays (Lab 15, "Going further"): grow the poker family and time CFR+ and MCCFR
+to the same NashConv.
+
+For each member, every solver runs in growing chunks of iterations; only the iterations are
+timed (compiling the game, and the exact NashConv checks between chunks, are not), and the time
+to reach the target is the solver time at the first check at or below it.  The target is a
+fraction of the uniform policy's NashConv, so that members with different stakes are compared
+at the same relative accuracy.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..compiled import compiled
+from ..evaluation import nash_conv, nash_conv_of_plans
+from ..games import load_game
+from ..plots import loglog
+from ..policy import TabularPolicy
+from ..solvers import CFRPlusSolver
+from ..solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
+from .report import Report, Table, experiment_command
+
+#: the family members, smallest first (Leduc hold'em, then more ranks, copies and raises)
+MEMBERS = (
+    {"ranks": 3, "copies": 2, "rounds": 2, "raises": 2, "bets": [2, 4]},
+    {"ranks": 6, "copies": 2, "rounds": 2, "raises": 2, "bets": [2, 4]},
+    {"ranks": 9, "copies": 4, "rounds": 2, "raises": 3, "bets": [2, 4]},
+    {"ranks": 13, "copies": 4, "rounds": 2, "raises": 3, "bets": [2, 4]},
+)
+
+
+def time_to_target(solver, target: float, time_limit: float, first_chunk: int, growth: float = 1.3):
+    """Solver seconds until the average strategy's NashConv is <= target (None if not within
+    the limit), with the (seconds, NashConv) curve."""
+    elapsed, chunk, curve = 0.0, first_chunk, []
+    while elapsed < time_limit:
+        t0 = time.perf_counter()
+        solver.iterate(chunk)
+        elapsed += time.perf_counter() - t0
+        x, y = solver.average_plans()
+        nc = nash_conv_of_plans(solver.game, x, y)
+        curve.append((elapsed, nc))
+        if nc <= target:
+            return elapsed, solver.iteration, curve
+        chunk = max(chunk + 1, int(chunk * growth))
+    return None, solver.iteration, curve
+
+
+def crossover(plot=None, progress=False, fraction: float = 0.02, time_limit: float = 20.0,
+              members=MEMBERS) -> Report:
+    table = Table(f"time to NashConv <= {fraction:g} x uniform's NashConv (solver seconds; compile excluded)",
+                  ["game", "histories", "infosets/player", "terminals", "compile s", "target",
+                   "CFR+ s", "CFR+ iterations", "ES-MCCFR s", "ES iterations", "OS-MCCFR s",
+                   "OS iterations", "fastest"],
+                  digits=[None, None, None, None, 2, 4, 3, None, 3, None, 3, None, None])
+    series = {}
+    for params in members:
+        t0 = time.perf_counter()
+        g = compiled(load_game("poker", **params))
+        compile_s = time.perf_counter() - t0
+        target = fraction * nash_conv(g, TabularPolicy.uniform(g))
+        results = {}
+        for name, solver, chunk in (("CFR+", CFRPlusSolver(g), 1),
+                                    ("ES-MCCFR", ExternalSamplingSolver(g, seed=0), 1000),
+                                    ("OS-MCCFR", OutcomeSamplingSolver(g, seed=0), 10000)):
+            if progress:
+                click.echo(f"{g.game_id}: {name} ...", err=True)
+            seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
+            results[name] = (seconds, its)
+            series[f"{name} r={params['ranks']}"] = ([c[0] for c in curve], [c[1] / target for c in curve])
+        done = {k: v[0] for k, v in results.items() if v[0] is not None}
+        fastest = min(done, key=done.get) if done else "none"
+        s = g.sizes()
+        table.add(g.game_id, s["histories"], s["infosets"][0], s["terminals"], compile_s, target,
+                  results["CFR+"][0], results["CFR+"][1], results["ES-MCCFR"][0], results["ES-MCCFR"][1],
+                  results["OS-MCCFR"][0], results["OS-MCCFR"][1], fastest)
+    report = Report("sampling-pays", [table])
+    report.notes.append(f"'-' = target not reached within {time_limit:g} s of solver time.")
+    if plot:
+        loglog(series, plot, "NashConv / target against solver seconds", xlabel="seconds",
+               ylabel="NashConv / target", hlines={"target": 1.0})
+        report.figures.append(str(plot))
+    return report
+
+
+@experiment_command("sampling-pays")
+@click.option("--fraction", type=click.FloatRange(min=0, min_open=True), default=0.02, show_default=True,
+              help="Target NashConv as a fraction of the uniform policy's.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+              help="Solver seconds allowed per solver and game.")
+@click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
+              help="Skip members with more ranks.")
+def _sampling_pays(plot, progress, fraction, time_limit, max_ranks):
+    """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
+    members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
+    return crossover(plot, progress, fraction, time_limit, members)
+
+
+command = _sampling_pays
