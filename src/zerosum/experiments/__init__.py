@@ -13,4 +13,5 @@ EXPERIMENTS: dict[str, str] = {
     "psro": "psro",
     "lab15": "lab15",
     "kuhn": "kuhn",
+    "dynamics": "dynamics",
 }

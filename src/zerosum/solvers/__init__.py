@@ -2,9 +2,11 @@
 
 from .cfr import CFRPlusSolver, CFRSolver, check_iterations
 from .dcfr import DCFRSolver
+from .dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent, MovingMagnet
 from .lcfr import LCFRSolver
 from .lp import LPSolver
 from .mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
+from .mmd import MMDSolver
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
 
@@ -18,6 +20,11 @@ SOLVERS = {
     "pcfr+": PCFRPlusSolver,
     "pdcfr+": PDCFRPlusSolver,
     "lp": LPSolver,
+    "mmd": MMDSolver,
+    "best-response": IteratedBestResponse,
+    "mirror-descent": MirrorDescent,
+    "magnet": MagnetDynamics,
+    "moving-magnet": MovingMagnet,
 }
 
 __all__ = ["SOLVERS", "CFRPlusSolver", "CFRSolver", "check_iterations"]

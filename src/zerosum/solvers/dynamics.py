@@ -163,8 +163,10 @@ class MagnetDynamics(MirrorDescent):
     name = "magnet"
 
     def __init__(self, game, eta: float = 0.05, alpha: float = 0.2, reset: int | None = None,
-                 settle: float | None = None, shrink: float = 1.0, min_gap: int = 1):
+                 settle: float | None = None, shrink: float = 1.0, min_gap: int = 1,
+                 magnet_lr: float = 0.0):
         super().__init__(game, eta)
+        self.magnet_lr = _positive("magnet_lr", magnet_lr, allow_zero=True)
         self.alpha = _positive("alpha", alpha)
         if reset is not None and (isinstance(reset, bool) or int(reset) != reset or reset <= 0):
             raise ZerosumError(f"reset must be a positive number of steps, got {reset!r}")
@@ -185,17 +187,21 @@ class MagnetDynamics(MirrorDescent):
         z /= 1.0 + ea
 
     def next_strategies(self):
-        old = self.strategy
         new = super().next_strategies()
         t = self.iteration
         if self.reset is not None:
             move = t % self.reset == 0
         elif self.settle is not None:
             last = self.magnet_moves[-1] if self.magnet_moves else 0
-            change = max(float(np.max(np.abs(n - o))) for n, o in zip(new, old))
+            plans = [realization_plan(tr, pi) for tr, pi in zip(self.trees, new)]
+            change = max(float(np.max(np.abs(n - o))) for n, o in zip(plans, self.plan))
             move = t - last >= self.min_gap and change < self.settle
         else:
             move = False
+        if self.magnet_lr > 0:  # drift: ln rho <- (1 - lr) ln rho + lr ln pi, renormalized
+            for p, tr in enumerate(self.trees):
+                mixed = (1 - self.magnet_lr) * self.log_magnet[p] + self.magnet_lr * log_softmax(tr, self.logits[p])
+                self.log_magnet[p] = log_softmax(tr, mixed)
         if move:
             self.log_magnet = [log_softmax(tr, z) for tr, z in zip(self.trees, self.logits)]
             self.magnet_moves.append(t)
