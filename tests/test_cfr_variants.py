@@ -187,3 +187,26 @@ def test_cli_rejects_bad_variant_parameters(bad):
     assert r.exit_code == 1
     assert r.output.startswith("Error: ") and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_discounting_experiment_json(tmp_path):
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    plot = tmp_path / "d.png"
+    r = CliRunner().invoke(cli, ["experiment", "discounting", "--iterations", "100", "--games", "kuhn", "--json",
+                                 "--plot", str(plot)])
+    assert r.exit_code == 0, r.output
+    import json
+
+    out = json.loads(r.output)
+    (table,) = out["tables"]
+    assert [row[0] for row in table["rows"]] == VARIANTS
+    assert table["columns"][:5] == ["variant", "10", "30", "100", "current at end"]
+    by_name = {row[0]: row for row in table["rows"]}
+    # NashConv of the average at 100 iterations: CFR+ beats CFR, PDCFR+ beats CFR+ on Kuhn
+    assert by_name["cfr+"][3] < by_name["cfr"][3] and by_name["pdcfr+"][3] < by_name["cfr+"][3] / 100
+    assert plot.exists() and out["figures"] == [str(plot)]
+    bad = CliRunner().invoke(cli, ["experiment", "discounting", "--variants", "cfr,nope", "--no-plot"])
+    assert bad.exit_code == 1 and "nope" in bad.output and "Traceback" not in bad.output

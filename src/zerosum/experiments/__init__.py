@@ -7,6 +7,7 @@ To add one: write ``zerosum/experiments/NAME.py`` with a ``command`` made by
 
 #: CLI name -> module (inside zerosum.experiments)
 EXPERIMENTS: dict[str, str] = {
+    "discounting": "discounting",
     "cfr": "cfr",
     "mccfr": "mccfr",
     "sampling-pays": "sampling_pays",
