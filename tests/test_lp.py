@@ -90,14 +90,18 @@ def test_lp_policy_checked_by_openspiel_on_kuhn():
                + 1 / 18) < 1e-12
 
 
-def test_agrees_with_openspiel_sequence_form_lp_on_kuhn():
-    pytest.importorskip("cvxpy")
+def test_agrees_with_openspiel_sequence_form_lp_on_kuhn(monkeypatch):
+    cp = pytest.importorskip("cvxpy")
     pytest.importorskip("pyspiel")
-    from open_spiel.python.algorithms import sequence_form_lp
+    from open_spiel.python.algorithms import lp_solver, sequence_form_lp
 
+    original = lp_solver.LinearProgram.solve  # its default solver, ECOS, is not a cvxpy dependency
+    monkeypatch.setattr(lp_solver.LinearProgram, "solve",
+                        lambda self, *a, **k: original(self, solver=cp.HIGHS, solver_kwargs={}))
     game = load_game("openspiel:kuhn_poker")
-    v0, _, _, _ = sequence_form_lp.solve_zero_sum_game(game.game)
-    assert abs(LPSolver(compiled(game)).value - v0) < 1e-6  # cvxpy's default tolerance
+    v0, v1, _, _ = sequence_form_lp.solve_zero_sum_game(game.game)
+    ours = LPSolver(compiled(game)).value
+    assert abs(ours - v0) < 1e-9 and abs(ours + v1) < 1e-9
 
 
 def test_solve_command_with_lp():

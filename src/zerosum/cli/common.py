@@ -31,6 +31,12 @@ def load_from_cli(name: str, params: tuple[str, ...] = ()):
     """A game named on the command line; a path ending in .efg is read as a Gambit file."""
     from ..games import load_game
 
+    if name.lower().endswith(".efg"):
+        from ..games.efg import load_efg
+
+        if params:
+            raise ZerosumError("a Gambit .efg game takes no --param")
+        return load_efg(name)
     return load_game(name, **parse_params(params))
 
 
