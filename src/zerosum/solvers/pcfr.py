@@ -17,6 +17,7 @@ code.  Iterates are averaged with quadratic weights t^2 (``gamma=2``).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from ..compiled import Treeplex
 from ..errors import ZerosumError
@@ -27,27 +28,39 @@ from .dcfr import _finite, check_params, save_params
 PREDICTIONS = ("tree", "local")
 
 
+@njit(cache=True)
+def _predictive(infoset_parent, infoset_first, infoset_size, regrets, cfv, pi, new):
+    """Deepest information sets first (they have the largest numbers): each one's strategy is
+    fixed before its value is added to its parent sequence, which lies in a shallower one."""
+    new[0] = 1.0
+    for i in range(len(infoset_first) - 1, -1, -1):
+        f, n = infoset_first[i], infoset_size[i]
+        baseline = 0.0
+        for s in range(f, f + n):
+            baseline += pi[s] * cfv[s]
+        total = 0.0
+        for s in range(f, f + n):
+            new[s] = max(regrets[s] + cfv[s] - baseline, 0.0)
+            total += new[s]
+        value = 0.0
+        for s in range(f, f + n):
+            new[s] = new[s] / total if total > 0.0 else 1.0 / n
+            value += new[s] * cfv[s]
+        cfv[infoset_parent[i]] += value
+
+
 def predictive_strategy(tree: Treeplex, regrets: np.ndarray, g: np.ndarray, pi: np.ndarray) -> np.ndarray:
-    """Next strategy of predictive regret matching+ on a treeplex, bottom-up by depth.
+    """Next strategy of predictive regret matching+ on a treeplex, bottom-up.
 
     ``regrets``: cumulative (possibly discounted) regrets; ``g``: the predicted values collected
-    under each sequence; ``pi``: the strategy just played (for the baseline <m, x_t>).  At each
+    under each sequence; ``pi``: the strategy just played (for the baseline <m, pi>).  At each
     information set: predicted cfv m (children valued under their new strategies), predicted
     regret m - <m, pi>, new strategy proportional to [regrets + predicted regret]^+.
     """
-    cfv = g.copy()
-    new = np.empty_like(pi)
-    new[0] = 1.0
-    parent = tree.infoset_parent
-    for lv in reversed(tree.levels):
-        m = cfv[lv.s0:lv.s1]
-        baseline = np.add.reduceat(pi[lv.s0:lv.s1] * m, lv.offsets)[lv.local_infoset]
-        target = np.maximum(regrets[lv.s0:lv.s1] + m - baseline, 0.0)
-        totals = np.add.reduceat(target, lv.offsets)[lv.local_infoset]
-        ok = totals > 0
-        x = np.where(ok, target / np.where(ok, totals, 1.0), tree.seq_uniform[lv.s0:lv.s1])
-        new[lv.s0:lv.s1] = x
-        cfv[:lv.s0] += np.bincount(parent[lv.i0:lv.i1], np.add.reduceat(x * m, lv.offsets), minlength=lv.s0)
+    new = np.empty(len(pi))
+    _predictive(tree.infoset_parent, tree.infoset_first, tree.infoset_size,
+                np.ascontiguousarray(regrets, dtype=np.float64), np.array(g, dtype=np.float64),
+                np.ascontiguousarray(pi, dtype=np.float64), new)
     return new
 
 
