@@ -244,3 +244,30 @@ def test_cli_solve_is_reproducible_and_resumable(tmp_path):
     resumed = solve("--iterations", "2000", "--resume", state)
     assert resumed["checkpoints"][-1] == whole["checkpoints"][-1]
     assert {"es-mccfr", "os-mccfr"} <= set(SOLVERS)
+
+
+def test_part2_experiment_tables():
+    from zerosum.experiments.mccfr import lab_part2
+
+    report = lab_part2(None, False, seeds=2, iterations=3000).to_dict()
+    main, compare, equal = report["tables"]
+    assert [r[0] for r in main["rows"]] == [1000, 3000]
+    assert all(lo <= mean <= hi for _, _, mean, _, lo, hi, _ in main["rows"])
+    # the full-width rows are Lab 15's own figures (Part 1 and Part 2's comparison line)
+    assert compare["rows"][:2] == [["CFR", 10, 18613, 1.7772], ["CFR", 30, 56541, 0.6218]]
+    assert compare["rows"][4] == ["CFR+", 10, 24076, 1.2209]
+    for nodes, _, _, cfr_its, _, plus_its in equal["rows"]:
+        assert cfr_its > 1 and plus_its > 1 and nodes > 0
+
+
+def test_sampling_pays_experiment_on_small_members():
+    from zerosum.experiments.sampling_pays import crossover
+
+    members = [{"ranks": 3, "copies": 1, "rounds": 1, "raises": 1, "bets": [1]},
+               {"ranks": 4, "copies": 2, "rounds": 1, "raises": 2, "bets": [1]}]
+    table = crossover(None, False, fraction=0.2, time_limit=2.0, members=members).tables[0]
+    assert len(table.rows) == 2
+    for row in table.rows:
+        cells = dict(zip(table.columns, row))
+        assert cells["CFR+ s"] is not None and cells["ES-MCCFR s"] is not None
+        assert cells["fastest"] in ("CFR+", "ES-MCCFR", "OS-MCCFR")
