@@ -180,3 +180,34 @@ def test_bad_options_are_one_line_errors(leduc):
         PSROSolver(leduc, "nash", lp_method="simplex")
     with pytest.raises(ZerosumError, match="positive integer"):
         PSROSolver(leduc).run(0)
+
+
+def test_save_and_resume_continue_the_same_run(leduc, tmp_path):
+    from zerosum.cli.common import load_state, save_state
+
+    first = PSROSolver(leduc, "nash")
+    first.run(12)
+    save_state(first, tmp_path / "psro.npz")
+    resumed = PSROSolver(leduc, "nash")
+    load_state(resumed, tmp_path / "psro.npz")
+    assert resumed.iteration == 12
+    straight = PSROSolver(leduc, "nash").run(20)[-1]["nash_conv"]
+    assert resumed.run(20)[-1]["nash_conv"] == pytest.approx(straight, abs=1e-12)
+    with pytest.raises(ZerosumError, match="meta solver"):
+        load_state(PSROSolver(leduc, "uniform"), tmp_path / "psro.npz")
+
+
+def test_solve_command_runs_psro(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    res = CliRunner().invoke(cli, ["solve", "leduc", "-a", "psro", "-n", "10", "--checkpoints", "5,10",
+                                   "--option", "meta_solver=uniform", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert [round(c["nash_conv_average"], 3) for c in out["checkpoints"]] == [3.970, 2.547]
+    res = CliRunner().invoke(cli, ["solve", "leduc", "-a", "psro", "-n", "3", "--option", "meta_solver=best"])
+    assert res.exit_code == 1 and "unknown meta-solver" in res.output

@@ -9,6 +9,7 @@ from .mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
 from .mmd import MMDSolver
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
+from .psro import PSROSolver
 
 SOLVERS = {
     "cfr": CFRSolver,
@@ -19,6 +20,7 @@ SOLVERS = {
     "dcfr": DCFRSolver,
     "pcfr+": PCFRPlusSolver,
     "pdcfr+": PDCFRPlusSolver,
+    "psro": PSROSolver,
     "lp": LPSolver,
     "mmd": MMDSolver,
     "best-response": IteratedBestResponse,

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ZerosumError
+from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
 
@@ -225,15 +226,57 @@ class PSROSolver:
             self._measured = None
 
     def checkpoint(self) -> dict:
-        """NashConv of the meta-strategy profile (the sum of the two best-response values)."""
+        """NashConv of the meta-strategy profile (the sum of the two best-response values).
+
+        For ``zerosum solve``, the meta-strategy is also reported as the "average" and the newest
+        members' profile as the "current" strategy.
+        """
         meta, plans, values, _ = self._measure()
+        nash_conv = max(values[0] + values[1], 0.0)
+        value = float(plans[0] @ (self.game.payoff @ plans[1]))
+        newest = [self.empirical.members(p)[-1] for p in (0, 1)]
         return {
             "iteration": self.iteration,
-            "nash_conv": max(values[0] + values[1], 0.0),
+            "nash_conv": nash_conv,
             "best_response_values": list(values),
-            "value": float(plans[0] @ (self.game.payoff @ plans[1])),
+            "value": value,
             "support": [int(np.count_nonzero(s > 1e-12)) for s in meta],
+            "nash_conv_average": nash_conv,
+            "nash_conv_current": nash_conv_of_plans(self.game, *newest),
+            "value_average": value,
+            # two best responses (one full-width pass each) per population measured so far
+            "nodes": 2 * self.game.n_histories * self.iteration,
         }
+
+    # --- saving and resuming ------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        """The populations (realization plans) and the empirical game, saved as .npz by the CLI."""
+        emp = self.empirical
+        return {"solver": np.array(self.name), "game": np.array(self.game.game_id),
+                "meta_solver": np.array(self.meta_solver), "lp_method": np.array(self.lp_method),
+                "reverse": np.array(self.reverse), "plans0": emp.members(0).copy(),
+                "plans1": emp.members(1).copy(), "matrix": emp.payoffs.copy()}
+
+    def load_state_dict(self, state: dict) -> None:
+        from .cfr import check_state
+
+        check_state(state, self.name, self.game.game_id)
+        for key in ("meta_solver", "lp_method", "reverse"):
+            if key not in state or state[key].item() != getattr(self, key):
+                raise ZerosumError(f"the saved run used another {key.replace('_', ' ')}")
+        plans = [np.asarray(state["plans0"], dtype=float), np.asarray(state["plans1"], dtype=float)]
+        matrix = np.asarray(state["matrix"], dtype=float)
+        trees = self.game.treeplexes
+        if (plans[0].ndim != 2 or plans[0].shape[1] != trees[0].n_sequences or plans[1].ndim != 2
+                or plans[1].shape[1] != trees[1].n_sequences or len(plans[0]) != len(plans[1])
+                or matrix.shape != (len(plans[0]), len(plans[1]))):
+            raise ZerosumError("the saved populations do not fit this game")
+        emp = EmpiricalGame(self.game, max(len(plans[0]), 1))
+        emp.plans = plans
+        emp.matrix = matrix.copy()
+        emp.size = [len(plans[0]), len(plans[1])]
+        self.empirical = emp
+        self._measured = None
 
     def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
         """Grow the populations to ``iterations`` members, recording a checkpoint at each requested
