@@ -6,7 +6,7 @@ rules, is timed and reported separately); OpenSpiel's call includes its own tree
 has no separate step.  Medians of --repeat runs.  Needs cvxpy for the peer (the ``bench`` extra);
 without it the peer is skipped with a message.
 
-    python benchmarks/bench_lp.py [--repeat 5] [--json]
+    python benchmarks/bench_lp.py [--repeat 5] [--json] [--gambit]
 """
 
 from __future__ import annotations
@@ -67,10 +67,32 @@ def openspiel(name: str, repeat: int) -> dict | None:
     return {"game": name, "value": float(v0), "seconds": wall, "cpu_s": cpu}
 
 
+def gambit(name: str) -> dict | None:
+    """pygambit's sequence-form LP (floating point) on the same game written as .efg, run once."""
+    try:
+        import pygambit as gbt
+    except ImportError as e:
+        print(f"skipping Gambit: {e} (pip install 'zerosum[gambit]')", file=sys.stderr)
+        return None
+    import tempfile
+    from pathlib import Path
+
+    from zerosum.games.efg import write_efg
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "game.efg"
+        write_efg(load_game(name), path)
+        g = gbt.read_efg(str(path))
+    t0 = time.perf_counter()
+    eq = gbt.nash.lp_solve(g, rational=False).equilibria[0]
+    return {"game": name, "value": float(eq.payoff(next(iter(g.players)))), "seconds": time.perf_counter() - t0}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--gambit", action="store_true", help="also run pygambit's lp_solve on leduc (about a minute)")
     args = ap.parse_args(argv)
     results = {"repeat": args.repeat, "runs": []}
     us = ours("openspiel:leduc_poker", args.repeat)
@@ -81,7 +103,8 @@ def main(argv=None) -> None:
         row["ratio_including_compile"] = peer["seconds"] / (us["lp_s"] + us["compile_s"])
         row["ratio_cpu"] = peer["cpu_s"] / us["lp_cpu_s"]
     results["runs"].append(row)
-    results["runs"].append({"ours": ours("leduc", args.repeat), "openspiel": None})
+    results["runs"].append({"ours": ours("leduc", args.repeat), "openspiel": None,
+                            "gambit": gambit("leduc") if args.gambit else None})
     if args.json:
         print(json.dumps(results, indent=1, default=float))
         return
@@ -97,6 +120,9 @@ def main(argv=None) -> None:
         if p:
             print(f"  OpenSpiel value {p['value']:.12f}  solve_zero_sum_game {p['seconds'] * 1e3:.1f} ms (median), "
                   f"CPU {p['cpu_s'] * 1e3:.1f} ms")
+        if r.get("gambit"):
+            print(f"  Gambit    value {r['gambit']['value']:.12f}  lp_solve (float) {r['gambit']['seconds']:.1f} s")
+        if p:
             print(f"  ratio OpenSpiel / zerosum: {r['ratio_openspiel_over_ours']:.1f}x (LP), "
                   f"{r['ratio_including_compile']:.1f}x (with our compile), {r['ratio_cpu']:.1f}x (CPU, LP)")
 
