@@ -73,7 +73,8 @@ def _jsonable(o):
 def console():
     from rich.console import Console
 
-    return Console(highlight=False)
+    # wide enough for the tables when the output goes to a file or a pipe
+    return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 
 
 @contextmanager

@@ -7,8 +7,16 @@ import time
 import click
 
 from ..errors import ZerosumError
-from .common import (check_writable, console, emit_json, load_from_cli, load_state, parse_params, progress_bar,
-                     save_state)
+from .common import (
+    check_writable,
+    console,
+    emit_json,
+    load_from_cli,
+    load_state,
+    parse_params,
+    progress_bar,
+    save_state,
+)
 
 DEFAULT_CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
 
@@ -138,7 +146,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     result = {
         "game": g.id,
         "algorithm": algorithm,
-        "updates": "simultaneous" if simultaneous else "alternating",
+        "updates": _updates(solver),
         "iterations": iterations,
         "value": rows[-1]["value_average"],
         "nash_conv": rows[-1]["nash_conv_average"],
@@ -167,18 +175,30 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     _print_solve(result)
 
 
+def _updates(solver) -> str | None:
+    """alternating / simultaneous for iterative solvers; None for one-shot ones (the LP)."""
+    if not hasattr(solver, "alternating"):
+        return None
+    return "alternating" if solver.alternating else "simultaneous"
+
+
+def _nc(v: float) -> str:
+    return f"{v:.4f}" if v >= 1e-4 or v == 0 else f"{v:.2e}"
+
+
 def _print_solve(r: dict) -> None:
     from rich.table import Table
 
     c = console()
     c.print(f"{r['game']}: {r['sizes']['histories']} histories, infosets {r['sizes']['infosets'][0]} + "
-            f"{r['sizes']['infosets'][1]}; {r['algorithm']} ({r['updates']} updates), "
-            f"{r['iterations']} iterations in {r['seconds']['solve']:.3f} s")
+            f"{r['sizes']['infosets'][1]}; {r['algorithm']}"
+            + (f" ({r['updates']} updates), {r['iterations']} iterations" if r["updates"] else "")
+            + f" in {r['seconds']['solve']:.3f} s")
     t = Table(title="NashConv (sum of both players' best-response gains)")
     for col in ("iterations", "average", "current", "value (avg)", "nodes"):
         t.add_column(col, justify="right")
     for row in r["checkpoints"]:
-        t.add_row(str(row["iteration"]), f"{row['nash_conv_average']:.4f}", f"{row['nash_conv_current']:.4f}",
+        t.add_row(str(row["iteration"]), _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
                   f"{row['value_average']:.4f}", f"{row['nodes']:,}")
     c.print(t)
     c.print(f"value of the game to player 0 (average strategy): {r['value']:.4f}")
