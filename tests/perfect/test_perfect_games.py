@@ -130,7 +130,7 @@ def test_connect4_illegal_moves_through_the_interface():
         g.result(s, True)
     with pytest.raises(ZerosumError, match="'6': type a column number 1-5"):
         g.parse_move(s, "6")
-    with pytest.raises(ZerosumError, match="column 1 is full"):
+    with pytest.raises(ZerosumError, match="move '1': column 1 is full"):
         g.parse_move(s, "1")
     full = g.from_moves("53151141543423322542")   # a drawn game that fills the board
     assert g.is_terminal(full) and g.winner(full) is None and g.utility(full, 0) == 0

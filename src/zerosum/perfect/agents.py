@@ -115,8 +115,9 @@ class MCTSAgent(Agent):
 
 
 class SolverAgent(Agent):
-    """Perfect play at Connect Four with the exact solver: a move of the best score, the
-    quickest win (or the slowest loss); ties broken at random."""
+    """Perfect play at Connect Four with the exact solver (:mod:`zerosum.perfect.connect4_solver`):
+    a column of the best exact score, i.e. the quickest win or the slowest loss; ties broken at
+    random.  Early in a 7x6 game one move can take seconds to minutes (it solves every column)."""
 
     def __init__(self, seed=None):
         super().__init__(seed)
@@ -126,18 +127,19 @@ class SolverAgent(Agent):
     def reset(self, game):
         from .connect4 import ConnectFour
 
-        if not isinstance(game, ConnectFour) or (game.width, game.height) != (7, 6):
-            raise ZerosumError("the solver agent plays 7x6 Connect Four only")
-        if self.solver is None:
-            try:
-                from .connect4_solver import Connect4Solver
-            except ImportError:
-                raise ZerosumError("the solver agent is not available: zerosum.perfect.connect4_solver "
-                                   "is missing") from None
-            self.solver = Connect4Solver()
+        if not isinstance(game, ConnectFour):
+            raise ZerosumError(f"the solver agent plays Connect Four only, not {game.id}")
+        if self.solver is not None and (self.solver.width, self.solver.height) == (game.width, game.height):
+            return
+        try:
+            from .connect4_solver import Connect4Solver
+        except ImportError:
+            raise ZerosumError("the solver agent is not available: zerosum.perfect.connect4_solver "
+                               "cannot be imported") from None
+        self.solver = Connect4Solver(width=game.width, height=game.height)
 
     def choose(self, game, state):
-        if self.solver is None:
+        if self.solver is None or (self.solver.width, self.solver.height) != (game.width, game.height):
             self.reset(game)
         scores = self.solver.analyze(state.moves)
         legal = [(s, c) for c, s in enumerate(scores) if s is not None]
@@ -145,6 +147,8 @@ class SolverAgent(Agent):
             raise ZerosumError("no legal move: the game is over")
         best = max(s for s, _ in legal)
         choices = [c for s, c in legal if s == best]
+        self.last = None
+        self.best_score = best
         return choices[int(self.rng.integers(len(choices)))]
 
 
@@ -155,7 +159,7 @@ AGENTS = {
                                         "(plain alphabeta: to the end of the game, small games only)")),
     "id": (IterativeDeepeningAgent, float, "id:SECONDS: iterative deepening alpha-beta with a time budget per move"),
     "mcts": (MCTSAgent, int, "mcts:PLAYOUTS: Monte Carlo tree search (UCT)"),
-    "solver": (SolverAgent, None, "the exact Connect Four solver (7x6)"),
+    "solver": (SolverAgent, None, "the exact Connect Four solver (any board the solver takes)"),
 }
 
 

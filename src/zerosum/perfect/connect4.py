@@ -213,7 +213,7 @@ class ConnectFour(PerfectGame):
         if not text.isdigit() or not 1 <= int(text) <= self.width:
             raise ZerosumError(f"move {text!r}: type a column number 1-{self.width}")
         col = int(text) - 1
-        self._play(state, col, f"column {text}")  # raises with the reason if it cannot be played
+        self._play(state, col, f"move {text!r}")  # raises with the reason if it cannot be played
         return col
 
     def random_playout(self, state, rng) -> int | None:

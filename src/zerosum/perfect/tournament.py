@@ -56,19 +56,17 @@ def fit_elo(n_agents: int, results, prior_draws: float = 1.0) -> np.ndarray:
         off = ~np.eye(n_agents, dtype=bool)
         played = (wins + wins.T) > 0
         wins[off & played] += prior_draws / 2
-    k = math.log(10) / 400
 
-    def nll(r):
-        d = r[:, None] - r[None, :]                 # r_i - r_j
-        p = 1 / (1 + np.exp(-k * d))                # P(i beats j)
+    def nll(r):                                     # r in natural (log-odds) units
+        p = 1 / (1 + np.exp(-(r[:, None] - r[None, :])))   # P(i beats j)
         ll = np.sum(wins * np.log(np.clip(p, 1e-300, None)))
-        grad = k * (np.sum(wins * (1 - p), axis=1) - np.sum(wins.T * (1 - p.T), axis=1))
-        # d/dr_i of sum_ij w_ij log p_ij = k * (sum_j w_ij (1-p_ij) - sum_j w_ji (1-p_ji))
+        # d/dr_i of sum_ij w_ij log p_ij = sum_j w_ij (1 - p_ij) - sum_j w_ji (1 - p_ji)
+        grad = np.sum(wins * (1 - p), axis=1) - np.sum(wins.T * (1 - p.T), axis=1)
         return -ll, -grad
 
-    res = minimize(nll, np.zeros(n_agents), jac=True, method="L-BFGS-B")
+    res = minimize(nll, np.zeros(n_agents), jac=True, method="L-BFGS-B", options={"gtol": 1e-12, "ftol": 1e-15})
     r = res.x - res.x.mean()
-    return 1500 + r
+    return 1500 + 400 / math.log(10) * r
 
 
 def round_robin(game, agents, games: int = 10, progress=None) -> dict:
