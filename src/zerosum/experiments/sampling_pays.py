@@ -30,6 +30,7 @@ MEMBERS = (
     {"ranks": 9, "copies": 4, "rounds": 2, "raises": 3, "bets": [2, 4]},
     {"ranks": 13, "copies": 4, "rounds": 2, "raises": 3, "bets": [2, 4]},
     {"ranks": 13, "copies": 4, "rounds": 2, "raises": 6, "bets": [2, 4]},
+    {"ranks": 13, "copies": 4, "rounds": 2, "raises": 8, "bets": [2, 4]},
 )
 
 
@@ -50,7 +51,7 @@ def time_to_target(solver, target: float, time_limit: float, first_chunk: int, g
     return None, solver.iteration, curve
 
 
-def crossover(plot=None, progress=False, fraction: float = 0.02, time_limit: float = 20.0,
+def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: float = 10.0,
               members=MEMBERS) -> Report:
     table = Table(f"time to NashConv <= {fraction:g} x uniform's NashConv (solver CPU seconds; compile excluded)",
                   ["game", "histories", "infosets/player", "terminals", "compile s", "target",
@@ -71,7 +72,7 @@ def crossover(plot=None, progress=False, fraction: float = 0.02, time_limit: flo
                 click.echo(f"{g.game_id}: {name} ...", err=True)
             seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
             results[name] = (seconds, its)
-            series[f"{name} r={params['ranks']}"] = ([c[0] for c in curve], [c[1] / target for c in curve])
+            series[f"{name} {params['ranks']} ranks, {params['raises']} raises"] = ([c[0] for c in curve], [c[1] / target for c in curve])
         done = {k: v[0] for k, v in results.items() if v[0] is not None}
         fastest = min(done, key=done.get) if done else "none"
         s = g.sizes()
@@ -88,9 +89,9 @@ def crossover(plot=None, progress=False, fraction: float = 0.02, time_limit: flo
 
 
 @experiment_command("sampling-pays")
-@click.option("--fraction", type=click.FloatRange(min=0, min_open=True), default=0.02, show_default=True,
+@click.option("--fraction", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
               help="Target NashConv as a fraction of the uniform policy's.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Solver seconds allowed per solver and game.")
 @click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
               help="Skip members with more ranks.")
