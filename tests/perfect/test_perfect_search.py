@@ -173,3 +173,31 @@ def test_mcts_finds_the_winning_move_and_blocks():
     assert r.move == 3 and r.value > 0.5
     r = mcts(g, g.from_moves("12131"), 500, rng=np.random.default_rng(2))   # O must block column 1
     assert r.move == 0
+
+
+def test_node_counts_match_openspiel_alpha_beta_and_minimax(ttt):
+    osm = pytest.importorskip("open_spiel.python.algorithms.minimax")
+    import pyspiel
+
+    game = pyspiel.load_game("tic_tac_toe")
+    counted = {}
+    for fname in ("_alpha_beta", "expectiminimax"):
+        original, n = getattr(osm, fname), [0]
+
+        def counting(*a, _f=original, _n=n, **k):
+            _n[0] += 1
+            return _f(*a, **k)
+
+        setattr(osm, fname, counting)
+        try:
+            if fname == "_alpha_beta":
+                value, _ = osm.alpha_beta_search(game, maximizing_player_id=0)
+            else:
+                value = osm.expectiminimax(game.new_initial_state(), 9, None, 0)[0]
+        finally:
+            setattr(osm, fname, original)
+        counted[fname] = (value, n[0])
+    s = ttt.initial_state()
+    # the same algorithms with the same (natural) move order visit exactly the same nodes
+    assert counted["_alpha_beta"] == (alphabeta(ttt, s).value, alphabeta(ttt, s).stats.nodes)
+    assert counted["expectiminimax"] == (minimax(ttt, s).value, minimax(ttt, s).stats.nodes)

@@ -14,13 +14,14 @@ from .base import PerfectGame
 class MNKState:
     """An immutable m,n,k position: stones per player, whose turn, and the winner if any."""
 
-    __slots__ = ("filled", "stones", "to_move", "winner")
+    __slots__ = ("filled", "over", "stones", "to_move", "winner")
 
-    def __init__(self, stones: tuple[int, int], to_move: int, winner: int | None, filled: int):
+    def __init__(self, stones: tuple[int, int], to_move: int, winner: int | None, filled: int, over: bool = False):
         self.stones = stones
         self.to_move = to_move
         self.winner = winner
         self.filled = filled
+        self.over = over          # won or full: the terminal test is one attribute read
 
     def __eq__(self, other):
         return isinstance(other, MNKState) and self.stones == other.stones
@@ -60,6 +61,7 @@ class MNKGame(PerfectGame):
         #: lines through each cell: the only ones a move there can complete
         self.lines_through = [[ln for ln in lines if ln >> cell & 1] for cell in range(self.cells)]
         self._initial = MNKState((0, 0), 0, None, 0)
+        self._cells = range(self.cells)
         # centre first, then by distance to the centre: good moves for alpha-beta come early
         cr, cc = (m - 1) / 2, (n - 1) / 2
         self._order = sorted(range(self.cells), key=lambda i: (abs(i // n - cr) + abs(i % n - cc), i))
@@ -75,10 +77,10 @@ class MNKGame(PerfectGame):
         return state.to_move
 
     def legal_moves(self, state):
-        if state.winner is not None or state.filled == self.cells:
+        if state.over:
             return []
         occupied = state.stones[0] | state.stones[1]
-        return [i for i in range(self.cells) if not occupied >> i & 1]
+        return [i for i in self._cells if not occupied >> i & 1]
 
     def result(self, state, move):
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < self.cells:
@@ -92,11 +94,16 @@ class MNKGame(PerfectGame):
         p = state.to_move
         mine = state.stones[p] | bit
         stones = (mine, state.stones[1]) if p == 0 else (state.stones[0], mine)
-        won = any(mine & line == line for line in self.lines_through[move])
-        return MNKState(stones, 1 - p, p if won else None, state.filled + 1)
+        winner = None
+        for line in self.lines_through[move]:
+            if mine & line == line:
+                winner = p
+                break
+        filled = state.filled + 1
+        return MNKState(stones, 1 - p, winner, filled, winner is not None or filled == self.cells)
 
     def is_terminal(self, state):
-        return state.winner is not None or state.filled == self.cells
+        return state.over
 
     def utility(self, state, player):
         if state.winner is None:
