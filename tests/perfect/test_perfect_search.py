@@ -201,3 +201,20 @@ def test_node_counts_match_openspiel_alpha_beta_and_minimax(ttt):
     # the same algorithms with the same (natural) move order visit exactly the same nodes
     assert counted["_alpha_beta"] == (alphabeta(ttt, s).value, alphabeta(ttt, s).stats.nodes)
     assert counted["expectiminimax"] == (minimax(ttt, s).value, minimax(ttt, s).stats.nodes)
+
+
+def test_connect_four_fast_playouts_have_the_generic_playouts_distribution():
+    import numpy as np
+
+    from zerosum.perfect.connect4 import ConnectFour
+    from zerosum.perfect.search.mcts import _playout
+
+    class Generic(ConnectFour):
+        random_playout = None           # forces the interface-only playout
+
+    fast, slow = ConnectFour(), Generic()
+    rng = np.random.default_rng(7)
+    n = 1500
+    a = sum(fast.random_playout(fast.initial_state(), rng) == 0 for _ in range(n)) / n
+    b = sum(_playout(slow, slow.initial_state(), rng) == 0 for _ in range(n)) / n
+    assert 0.5 < a < 0.62 and abs(a - b) < 4 * math.sqrt(2 * 0.25 / n)   # first player wins ~56% at random

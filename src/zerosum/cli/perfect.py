@@ -195,9 +195,9 @@ def play(game, agent_spec, first, seed, params):
                f"the agent {agent.name} is {marks[1 - me]}. Type a move, or q to quit.")
     state = g.initial_state()
     while not g.is_terminal(state):
-        click.echo("")
-        click.echo(g.render(state))
-        if g.player(state) == me:
+        if g.player(state) == me:           # the board is drawn when it is the person's turn
+            click.echo("")
+            click.echo(g.render(state))
             labels = ", ".join(g.move_label(m) for m in g.legal_moves(state))
             while True:
                 try:
@@ -222,7 +222,7 @@ def play(game, agent_spec, first, seed, params):
             state = g.result(state, move)
             info = ""
             if agent.last is not None:
-                info = f" (value {agent.last.value:+.3g}, {agent.last.stats.nodes:,} nodes)"
+                info = f" (its evaluation {agent.last.value:+.3g}, {agent.last.stats.nodes:,} nodes)"
             click.echo(f"{agent.name} plays {g.move_label(move)}{info}")
     click.echo("")
     click.echo(g.render(state))
