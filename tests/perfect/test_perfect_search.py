@@ -218,3 +218,20 @@ def test_connect_four_fast_playouts_have_the_generic_playouts_distribution():
     a = sum(fast.random_playout(fast.initial_state(), rng) == 0 for _ in range(n)) / n
     b = sum(_playout(slow, slow.initial_state(), rng) == 0 for _ in range(n)) / n
     assert 0.5 < a < 0.62 and abs(a - b) < 4 * math.sqrt(2 * 0.25 / n)   # first player wins ~56% at random
+
+
+def test_a_result_read_from_the_table_remembers_it_was_an_estimate():
+    g = load_perfect_game("connect4")
+    s = g.from_moves("4453")
+    table = TranspositionTable()
+    deep = alphabeta_tt(g, s, 4, table=table)
+    again = alphabeta_tt(g, s, 2, table=table)        # answered from depth-4 entries
+    assert again.stats.evaluations == 0 and not again.exact and not deep.exact
+    # iterative deepening with a warm table still goes past the depths the table answers
+    r = iterative_deepening(g, s, time_budget=30, max_depth=5, table=table)
+    assert r.depth == 5 and not r.exact
+    # a table filled by a complete search is exact
+    ttt = load_perfect_game("tictactoe")
+    t = TranspositionTable()
+    alphabeta_tt(ttt, ttt.initial_state(), table=t)
+    assert alphabeta_tt(ttt, ttt.play([4]), table=t).exact

@@ -79,9 +79,9 @@ def search(game, moves, algorithms, depth, time_budget, params, as_json):
     if depth is not None and depth < 0:
         raise ZerosumError(f"--depth must be non-negative, got {depth}")
     left = g.max_remaining_moves(state)
-    if depth is None and g.name == "connect4" and left > 12:
-        raise ZerosumError(f"{left} empty cells are too many for a full search in Python; give --depth D "
-                           f"(or use `zerosum analyze connect4 MOVES` for the exact solver)")
+    if depth is None and (left is None or left > 12):
+        hint = " (or `zerosum analyze connect4 MOVES` for the exact solver)" if g.name == "connect4" else ""
+        raise ZerosumError(f"up to {left} moves remain: too many for a full search; give --depth D{hint}")
     rows = []
     with progress_bar(len(names), f"searching {g.id}", enabled=not as_json) as advance:
         for n in names:
@@ -193,6 +193,8 @@ def play(game, agent_spec, first, seed, params):
     marks = ("X", "O")
     click.echo(f"{g.id}: you are {marks[me]} ({'first' if me == 0 else 'second'}), "
                f"the agent {agent.name} is {marks[1 - me]}. Type a move, or q to quit.")
+    if agent.name == "solver" and g.name == "connect4" and g.width * g.height >= 42:
+        click.echo("(the exact solver can think for minutes over its first moves on a full-size board)")
     state = g.initial_state()
     while not g.is_terminal(state):
         if g.player(state) == me:           # the board is drawn when it is the person's turn

@@ -27,20 +27,22 @@ class Bound(enum.IntEnum):
 
 
 class TranspositionTable:
-    """key -> (value, depth, bound, best move); deeper searches are never answered by shallower
-    entries.  ``max_entries`` bounds memory (the table is cleared when it is full)."""
+    """key -> (value, depth, bound, best move, pure); deeper searches are never answered by
+    shallower entries.  ``pure`` says that no heuristic estimate went into the value (so a search
+    answered from the table knows whether its result is exact).  ``max_entries`` bounds memory
+    (the table is cleared when it is full)."""
 
-    def __init__(self, max_entries: int = 2_000_000):
+    def __init__(self, max_entries: int = 500_000):
         self.entries: dict = {}
         self.max_entries = max_entries
 
     def probe(self, key):
         return self.entries.get(key)
 
-    def store(self, key, value, depth, bound: Bound, move):
+    def store(self, key, value, depth, bound: Bound, move, pure: bool = True):
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
-        self.entries[key] = (value, depth, bound, move)
+        self.entries[key] = (value, depth, bound, move, pure)
 
     def clear(self):
         self.entries.clear()
@@ -52,8 +54,8 @@ class TranspositionTable:
 class NaiveTable(TranspositionTable):
     """The mistake to avoid: every alpha-beta result stored as if it were exact."""
 
-    def store(self, key, value, depth, bound, move):
-        super().store(key, value, depth, Bound.EXACT, move)
+    def store(self, key, value, depth, bound, move, pure=True):
+        super().store(key, value, depth, Bound.EXACT, move, pure)
 
 
 def alphabeta_tt(game, state, depth: int | None = None, evaluate=None, table: TranspositionTable | None = None,
@@ -69,6 +71,7 @@ def alphabeta_tt(game, state, depth: int | None = None, evaluate=None, table: Tr
     table = TranspositionTable() if table is None else table
     stats = SearchStats()
     start = time.perf_counter()
+    estimates = [0]     # heuristic values used so far, evaluated here or read from the table
 
     def value(s, d, alpha, beta, root=False):
         stats.nodes += 1
@@ -78,14 +81,17 @@ def alphabeta_tt(game, state, depth: int | None = None, evaluate=None, table: Tr
             return game.utility(s, game.player(s)), None
         if d == 0:
             stats.evaluations += 1
+            estimates[0] += 1
             return evaluate(s), None
+        used_before = estimates[0]
         key = game.key(s)
         entry = table.probe(key)
         hash_move = None
         if entry is not None and entry[1] >= d:
             stats.tt_hits += 1
-            v, _, bound, hash_move = entry
+            v, _, bound, hash_move, pure = entry
             if not root:
+                estimates[0] += not pure
                 if bound == Bound.EXACT:
                     stats.tt_cutoffs += 1
                     return v, hash_move
@@ -118,11 +124,11 @@ def alphabeta_tt(game, state, depth: int | None = None, evaluate=None, table: Tr
                         stats.cutoffs += 1
                         break
         bound = Bound.UPPER if best <= alpha0 else Bound.LOWER if best >= beta else Bound.EXACT
-        table.store(key, best, d, bound, best_move)
+        table.store(key, best, d, bound, best_move, estimates[0] == used_before)
         return best, best_move
 
     v, move = value(state, depth_or_inf(depth), alpha, beta, root=True)
     stats.seconds = time.perf_counter() - start
     stats.tt_size = len(table)
     name = "alphabeta_tt" + ("_naive" if isinstance(table, NaiveTable) else "")
-    return SearchResult(name, v, move, game.player(state), stats, depth, exact=stats.evaluations == 0)
+    return SearchResult(name, v, move, game.player(state), stats, depth, exact=estimates[0] == 0)
