@@ -5,7 +5,9 @@ transposition table (with and without ordering), iterative deepening.  The peer,
 OpenSpiel's Python ``minimax.alpha_beta_search`` (alpha-beta over pyspiel's C++ tic_tac_toe states,
 natural move order: the same algorithm as our ``alphabeta``) and ``minimax.expectiminimax`` (plain
 minimax on a deterministic game).  Their node counts are measured by wrapping the recursive
-function once, outside the timed runs.  Prints medians and the ratios of medians (ours / peer).
+function once, outside the timed runs.  The cases run interleaved, one of each per round, so that
+the load of a shared machine falls on all of them alike.  Prints medians and the ratios of medians
+(ours / peer).
 
     .venv/bin/python benchmarks/bench_search.py [--reps 5] [--json]
 """
@@ -21,49 +23,35 @@ from zerosum.perfect import load_perfect_game
 from zerosum.perfect.search import alphabeta, alphabeta_tt, iterative_deepening, minimax
 
 
-def timed(fn, reps):
-    times, out = [], None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return out, times
-
-
-def ours(reps):
+def cases():
+    """name -> (impl, algorithm, function returning (value, nodes, tt_hits, tt_misses))."""
     g = load_perfect_game("tictactoe")
     s = g.initial_state()
-    cases = {
-        "minimax": lambda: minimax(g, s),
-        "alphabeta": lambda: alphabeta(g, s),
-        "alphabeta_ordered": lambda: alphabeta(g, s, order=True),
-        "alphabeta_tt": lambda: alphabeta_tt(g, s, order=False),
-        "alphabeta_tt_ordered": lambda: alphabeta_tt(g, s, order=True),
-        "iterative_deepening": lambda: iterative_deepening(g, s, time_budget=60),
+
+    def ours(fn, **kw):
+        def run():
+            r = fn(g, s, **kw)
+            return r.value, r.stats.nodes, r.stats.tt_hits, r.stats.tt_misses
+        return run
+
+    out = {
+        "minimax": ("zerosum", "minimax", ours(minimax)),
+        "alphabeta": ("zerosum", "alphabeta", ours(alphabeta)),
+        "alphabeta_ordered": ("zerosum", "alphabeta_ordered", ours(alphabeta, order=True)),
+        "alphabeta_tt": ("zerosum", "alphabeta_tt", ours(alphabeta_tt, order=False)),
+        "alphabeta_tt_ordered": ("zerosum", "alphabeta_tt_ordered", ours(alphabeta_tt, order=True)),
+        "iterative_deepening": ("zerosum", "iterative_deepening", ours(iterative_deepening, time_budget=60)),
     }
-    rows = []
-    for name, fn in cases.items():
-        r, times = timed(fn, max(1, reps // 2) if name == "minimax" else reps)
-        rows.append({"impl": "zerosum", "algorithm": name, "value": r.value, "nodes": r.stats.nodes,
-                     "tt_hits": r.stats.tt_hits, "tt_misses": r.stats.tt_misses,
-                     "median_s": statistics.median(times), "min_s": min(times), "reps": len(times)})
-    return rows
-
-
-def peer(reps):
     try:
         import pyspiel
         from open_spiel.python.algorithms import minimax as osm
     except ImportError:
-        return []
+        return out
     game = pyspiel.load_game("tic_tac_toe")
-    rows = []
-
-    # node counts: wrap the recursive functions once (they call themselves through the module)
     counts = {}
+    # node counts: wrap the recursive functions once (they call themselves through the module)
     for fname in ("_alpha_beta", "expectiminimax"):
-        original = getattr(osm, fname)
-        n = [0]
+        original, n = getattr(osm, fname), [0]
 
         def counting(*a, _f=original, _n=n, **k):
             _n[0] += 1
@@ -78,14 +66,31 @@ def peer(reps):
         finally:
             setattr(osm, fname, original)
         counts[fname] = n[0]
+    out["os_alphabeta"] = ("open_spiel", "alphabeta", lambda: (
+        osm.alpha_beta_search(game, maximizing_player_id=0)[0], counts["_alpha_beta"], 0, 0))
+    out["os_minimax"] = ("open_spiel", "minimax", lambda: (
+        osm.expectiminimax(game.new_initial_state(), 9, None, 0)[0], counts["expectiminimax"], 0, 0))
+    return out
 
-    (v, _), times = timed(lambda: osm.alpha_beta_search(game, maximizing_player_id=0), reps)
-    rows.append({"impl": "open_spiel", "algorithm": "alphabeta", "value": v, "nodes": counts["_alpha_beta"],
-                 "median_s": statistics.median(times), "min_s": min(times), "reps": reps})
-    v, times = timed(lambda: osm.expectiminimax(game.new_initial_state(), 9, None, 0), max(1, reps // 2))
-    v = v[0] if isinstance(v, tuple) else v     # (value, action)
-    rows.append({"impl": "open_spiel", "algorithm": "minimax", "value": v, "nodes": counts["expectiminimax"],
-                 "median_s": statistics.median(times), "min_s": min(times), "reps": len(times)})
+
+def measure(reps):
+    """Every case once per round, rounds repeated: load changes on a shared machine hit all alike."""
+    todo = cases()
+    times = {k: [] for k in todo}
+    results = {}
+    for rnd in range(reps):
+        for k, (_, algorithm, fn) in todo.items():
+            if "minimax" in algorithm and rnd >= max(1, reps // 2):
+                continue          # the full tree is slow: half the repetitions
+            t0 = time.perf_counter()
+            results[k] = fn()
+            times[k].append(time.perf_counter() - t0)
+    rows = []
+    for k, (impl, algorithm, _) in todo.items():
+        value, nodes, hits, misses = results[k]
+        rows.append({"impl": impl, "algorithm": algorithm, "value": value, "nodes": nodes, "tt_hits": hits,
+                     "tt_misses": misses, "median_s": statistics.median(times[k]), "min_s": min(times[k]),
+                     "reps": len(times[k])})
     return rows
 
 
@@ -94,7 +99,7 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rows = ours(args.reps) + peer(args.reps)
+    rows = measure(args.reps)
     by = {(r["impl"], r["algorithm"]): r for r in rows}
     ratios = {}
     for ours_name, peer_name in [("alphabeta", "alphabeta"), ("alphabeta_tt_ordered", "alphabeta"),
