@@ -1,9 +1,9 @@
 """Two-player zero-sum games of perfect information: games, search, agents, tournaments.
 
 The games share one small interface (:class:`~zerosum.perfect.games.PerfectGame`); every search
-algorithm in :mod:`zerosum.perfect.search` is written once against it.  Modules load lazily so
-that the exact Connect Four solver (:mod:`zerosum.perfect.connect4_solver`) can be imported
-without pulling in the rest.
+algorithm in :mod:`zerosum.perfect.search` is written once against it.  Only the (light) game
+modules load with the package; search, agents, tournaments and the exact Connect Four solver
+(:mod:`zerosum.perfect.connect4_solver`) load when imported.
 """
 
 from __future__ import annotations
