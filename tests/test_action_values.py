@@ -4,7 +4,16 @@ import numpy as np
 import pytest
 
 import zerosum
-from zerosum.action_values import action_values, best_response_strategy, conditional_values, softmax
+from zerosum.action_values import (
+    PlayerArrays,
+    action_values,
+    best_response_step,
+    best_response_strategy,
+    conditional_values,
+    log_softmax,
+    logit_step,
+    softmax,
+)
 from zerosum.compiled import compiled
 from zerosum.games.base import TERMINAL
 from zerosum.sequence_form import best_response, collected_values, realization_plan
@@ -146,3 +155,41 @@ def test_best_response_strategy_is_a_best_response_and_takes_argmax(name):
                 assert q[s][np.argmax(br[s])] >= q[s].max() - 1e-12
             else:
                 np.testing.assert_allclose(br[s], 1.0 / tree.infoset_size[i])
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+def test_fused_kernels_agree_with_the_numpy_functions(name):
+    """One fused kernel call per player = action values + update + softmax + plan (the NumPy
+    functions above, checked against the brute-force walk), and the lab's best response."""
+    game = compiled(zerosum.load_game(name))
+    rng = np.random.default_rng(11)
+    probs = random_strategies(game, rng, pure_player=1)  # zero reach somewhere for player 0
+    plans = [realization_plan(t, pi) for t, pi in zip(game.treeplexes, probs)]
+    eta, alpha = 0.3, 0.7
+    for p, tree in enumerate(game.treeplexes):
+        arrays = PlayerArrays(game, p)
+        z = rng.normal(size=tree.n_sequences)
+        log_magnet = log_softmax(tree, rng.normal(size=tree.n_sequences))
+        expected_z = (z + eta * alpha * log_magnet + eta * action_values(game, p, probs[p], plans[1 - p]))
+        expected_z /= 1 + eta * alpha
+        avg = np.ones(tree.n_sequences)
+        pi, x = logit_step(*arrays, plans[1 - p], probs[p], z, log_magnet, eta, eta * alpha, avg)
+        np.testing.assert_allclose(z, expected_z, rtol=1e-13, atol=1e-13)  # z updated in place
+        np.testing.assert_allclose(pi, softmax(tree, expected_z), atol=1e-13)
+        np.testing.assert_allclose(x, realization_plan(tree, pi), atol=1e-15)
+        np.testing.assert_allclose(avg, 1 + x, atol=1e-15)
+        br, xb = best_response_step(*arrays, plans[1 - p], np.zeros(tree.n_sequences))
+        np.testing.assert_array_equal(br, best_response_strategy(game, p, plans[1 - p]))
+        np.testing.assert_allclose(xb, realization_plan(tree, br), atol=0)
+
+
+def test_softmax_kernels_match_their_definition():
+    tree = compiled(zerosum.load_game("leduc")).treeplexes[0]
+    z = np.random.default_rng(5).normal(size=tree.n_sequences) * 30
+    pi, lp = softmax(tree, z), log_softmax(tree, z)
+    assert pi[0] == 1.0 and lp[0] == 0.0
+    for i in range(tree.n_infosets):
+        s = slice(tree.infoset_first[i], tree.infoset_first[i] + tree.infoset_size[i])
+        e = np.exp(z[s] - z[s].max())
+        np.testing.assert_allclose(pi[s], e / e.sum(), rtol=1e-13)
+        np.testing.assert_allclose(lp[s], np.log(e / e.sum()), rtol=1e-12, atol=1e-12)

@@ -6,7 +6,7 @@ from .dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent, Movin
 from .lcfr import LCFRSolver
 from .lp import LPSolver
 from .mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
-from .mmd import MMDSolver
+from .mmd import MMDSolver, ProximalMagnet
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
 from .psro import PSROSolver
@@ -27,6 +27,7 @@ SOLVERS = {
     "mirror-descent": MirrorDescent,
     "magnet": MagnetDynamics,
     "moving-magnet": MovingMagnet,
+    "proximal-magnet": ProximalMagnet,
 }
 
 __all__ = ["SOLVERS", "CFRPlusSolver", "CFRSolver", "check_iterations"]

@@ -31,7 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..action_values import action_values, best_response_strategy, log_softmax, softmax
+from ..action_values import (
+    PlayerArrays,
+    action_values,
+    best_response_step,
+    log_softmax,
+    logit_step,
+)
 from ..errors import ZerosumError
 from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
@@ -62,18 +68,26 @@ class SelfPlayDynamics:
         self.strategy = [t.uniform() for t in self.trees]
         self.plan = [realization_plan(t, pi) for t, pi in zip(self.trees, self.strategy)]
         self.average_plan = [np.zeros(t.n_sequences) for t in self.trees]
+        self.previous_plan, self.previous_strategy = self.plan, self.strategy  # one step back
+        self.arrays = [PlayerArrays(self.game, p) for p in (0, 1)]  # for the fused kernels
 
-    def next_strategies(self) -> list[np.ndarray]:
-        """Both players' strategies after one simultaneous step from the current profile."""
+    def step(self, player: int, x_opponent: np.ndarray):
+        """(strategy, realization plan) of ``player`` after one step against ``x_opponent``, the
+        plan already added to ``average_plan[player]`` (one fused kernel call)."""
         raise NotImplementedError
+
+    def after_step(self) -> None:
+        """Hook run after both players have stepped (a moving magnet moves here)."""
 
     def iterate(self, n: int = 1) -> None:
         for _ in range(n):
             self.iteration += 1
-            self.strategy = self.next_strategies()
-            for p in (0, 1):
-                self.plan[p] = realization_plan(self.trees[p], self.strategy[p])
-                self.average_plan[p] += self.plan[p]
+            x0, x1 = self.plan
+            pi0, y0 = self.step(0, x1)
+            pi1, y1 = self.step(1, x0)  # from the same profile: simultaneous updates
+            self.previous_plan, self.previous_strategy = self.plan, self.strategy
+            self.strategy, self.plan = [pi0, pi1], [y0, y1]
+            self.after_step()
             self.nodes_touched += self.game.n_histories
 
     # --- results (the same interface as CFRSolver) ---------------------------------------------
@@ -124,8 +138,8 @@ class IteratedBestResponse(SelfPlayDynamics):
 
     name = "best-response"
 
-    def next_strategies(self):
-        return [best_response_strategy(self.game, p, self.plan[1 - p]) for p in (0, 1)]
+    def step(self, p, x_opponent):
+        return best_response_step(*self.arrays[p], x_opponent, self.average_plan[p])
 
 
 class MirrorDescent(SelfPlayDynamics):
@@ -137,18 +151,17 @@ class MirrorDescent(SelfPlayDynamics):
         super().__init__(game)
         self.eta = _positive("eta", eta)
         self.logits = [np.zeros(t.n_sequences) for t in self.trees]
+        self.log_magnet = [np.zeros(t.n_sequences) for t in self.trees]  # unused: alpha = 0
+        self.alpha = 0.0
 
     def action_values(self):
+        """Both players' q against the current profile (the NumPy path, for inspection)."""
         return [action_values(self.game, p, self.strategy[p], self.plan[1 - p]) for p in (0, 1)]
 
-    def update_logits(self, p: int, q: np.ndarray) -> None:
-        self.logits[p] += self.eta * q
-
-    def next_strategies(self):
-        qs = self.action_values()
-        for p in (0, 1):
-            self.update_logits(p, qs[p])
-        return [softmax(t, z) for t, z in zip(self.trees, self.logits)]
+    def step(self, p, x_opponent):
+        # z <- (z + eta alpha ln rho + eta q) / (1 + eta alpha); alpha = 0 here: z += eta q
+        return logit_step(*self.arrays[p], x_opponent, self.strategy[p], self.logits[p],
+                          self.log_magnet[p], self.eta, self.eta * self.alpha, self.average_plan[p])
 
 
 class MagnetDynamics(MirrorDescent):
@@ -179,22 +192,13 @@ class MagnetDynamics(MirrorDescent):
         self.log_magnet = [np.log(t.seq_uniform) for t in self.trees]
         self.magnet_moves: list[int] = []  # steps after which the magnet moved
 
-    def update_logits(self, p: int, q: np.ndarray) -> None:
-        ea = self.eta * self.alpha
-        z = self.logits[p]
-        z += ea * self.log_magnet[p]
-        z += self.eta * q
-        z /= 1.0 + ea
-
-    def next_strategies(self):
-        new = super().next_strategies()
+    def after_step(self) -> None:
         t = self.iteration
         if self.reset is not None:
             move = t % self.reset == 0
         elif self.settle is not None:
             last = self.magnet_moves[-1] if self.magnet_moves else 0
-            plans = [realization_plan(tr, pi) for tr, pi in zip(self.trees, new)]
-            change = max(float(np.max(np.abs(n - o))) for n, o in zip(plans, self.plan))
+            change = max(float(np.max(np.abs(n - o))) for n, o in zip(self.plan, self.previous_plan))
             move = t - last >= self.min_gap and change < self.settle
         else:
             move = False
@@ -206,7 +210,6 @@ class MagnetDynamics(MirrorDescent):
             self.log_magnet = [log_softmax(tr, z) for tr, z in zip(self.trees, self.logits)]
             self.magnet_moves.append(t)
             self.alpha *= self.shrink
-        return new
 
 
 class MovingMagnet(MagnetDynamics):
