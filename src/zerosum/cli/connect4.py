@@ -1,0 +1,140 @@
+"""``zerosum analyze connect4``: exact scores of Connect Four positions (the solver of
+:mod:`zerosum.perfect.connect4_solver`)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from ..errors import ZerosumError
+from .common import console, emit_json, progress_bar
+
+GAMES = ("connect4",)
+
+
+def _outcome(score: int | None) -> str:
+    if score is None:
+        return "full"
+    return "win" if score > 0 else ("loss" if score < 0 else "draw")
+
+
+def _read_positions(path: str) -> list[tuple[int, str, int | None]]:
+    """(line number, moves, expected score or None) for each non-blank line of the file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise ZerosumError(f"cannot read {path!r}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ZerosumError(f"cannot read {path!r}: not a UTF-8 text file") from None
+    out = []
+    for number, line in enumerate(lines, start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) > 2:
+            raise ZerosumError(f"{path}, line {number}: expected 'MOVES' or 'MOVES SCORE', got {line!r}")
+        expected = None
+        if len(fields) == 2:
+            try:
+                expected = int(fields[1])
+            except ValueError:
+                raise ZerosumError(f"{path}, line {number}: score {fields[1]!r} is not an integer") from None
+        out.append((number, fields[0], expected))
+    return out
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@click.command()
+@click.argument("game")
+@click.argument("moves", required=False)
+@click.option("--file", "path", type=click.Path(dir_okay=False), default=None,
+              help="Positions, one per line: 'MOVES' or 'MOVES SCORE' (Pons's test-set format).")
+@click.option("--weak", is_flag=True, help="Only win (1), draw (0) or loss (-1); much faster.")
+@click.option("--width", type=int, default=7, show_default=True, help="Board width.")
+@click.option("--height", type=int, default=6, show_default=True, help="Board height.")
+@click.option("--table-size-log2", type=int, default=24, show_default=True,
+              help="Transposition table of about 2**N slots (6 bytes each).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
+    """Exact score of every column after MOVES (columns 1..7 from the empty board), or of every
+    position of a --file.  Scores follow Pascal Pons's convention: from the point of view of the
+    player who moves, 0 draw, positive a win (22 minus the winner's stones at the end on 7x6),
+    negative a loss.
+    """
+    if game.lower() not in GAMES:
+        raise ZerosumError(f"analyze knows only {', '.join(GAMES)}, not {game!r}")
+    if (moves is None) == (path is None):
+        raise ZerosumError("give either MOVES or --file POSITIONS (exactly one)")
+    from ..perfect.connect4_solver import Connect4Solver
+
+    solver = Connect4Solver(width, height, table_size_log2=table_size_log2)
+    if path is not None:
+        _analyze_file(solver, path, weak, as_json)
+        return
+    start = time.perf_counter()
+    scores = solver.analyze(moves, weak=weak)
+    elapsed = time.perf_counter() - start
+    playable = [s for s in scores if s is not None]
+    best = max(playable) if playable else None
+    best_move = None
+    if playable:
+        best_move = next(int(c) + 1 for c in solver.order if scores[c] == best)
+    if as_json:
+        emit_json({"game": "connect4", "width": width, "height": height, "moves": moves.strip(),
+                   "weak": weak, "score": best, "best_move": best_move,
+                   "columns": [{"column": c + 1, "score": s, "outcome": _outcome(s)}
+                               for c, s in enumerate(scores)],
+                   "nodes": solver.nodes, "time_s": elapsed})
+        return
+    from rich.table import Table
+
+    t = Table(title=f"connect4 after {moves.strip() or '(empty board)'}" + (" (weak)" if weak else ""))
+    for col in ("column", "score", "outcome"):
+        t.add_column(col, justify="right")
+    for c, s in enumerate(scores):
+        mark = " *" if s is not None and s == best else ""
+        t.add_row(str(c + 1), "-" if s is None else f"{s}{mark}", _outcome(s))
+    out = console()
+    out.print(t)
+    if best is None:
+        out.print("the board is full: no move left")
+    else:
+        out.print(f"score {best} ({_outcome(best)} for the player to move), best move {best_move}; "
+                  f"{solver.nodes:,} nodes in {elapsed:.3f} s")
+
+
+def _analyze_file(solver, path, weak, as_json):
+    positions = _read_positions(path)
+    results = []
+    mismatches = 0
+    start = time.perf_counter()
+    with progress_bar(len(positions), "solving", enabled=not as_json) as advance:
+        for number, moves, expected in positions:
+            t0 = time.perf_counter()
+            try:
+                score = solver.solve(moves, weak=weak)
+            except ZerosumError as e:
+                raise ZerosumError(f"{path}, line {number}: {e}") from None
+            row = {"line": number, "moves": moves, "score": score, "expected": expected,
+                   "nodes": solver.nodes, "time_s": time.perf_counter() - t0}
+            if expected is not None and (_sign(expected) != score if weak else expected != score):
+                mismatches += 1
+            results.append(row)
+            if not as_json:
+                click.echo(f"{moves} {score}")
+            advance(1)
+    elapsed = time.perf_counter() - start
+    checked = sum(r["expected"] is not None for r in results)
+    if as_json:
+        emit_json({"game": "connect4", "file": path, "weak": weak, "count": len(results),
+                   "checked": checked, "mismatches": mismatches, "time_s": elapsed,
+                   "positions": results})
+        return
+    if checked:
+        click.echo(f"{len(results)} positions in {elapsed:.2f} s; {checked} had a score in the file, "
+                   f"{mismatches} differ" + (" in sign" if weak else ""), err=True)
