@@ -148,24 +148,6 @@ def _matvec(indptr, indices, data, x, negate, out):
 
 
 @njit(cache=True)
-def _q_and_reach(level_i0, iparent, ifirst, isize, a_ptr, a_idx, a_val, negate, r_ptr, r_idx,
-                 r_val, x_opp, pi):
-    """Action values q per sequence (q[0] = expected value) and reach weights r per infoset."""
-    n, ni = len(pi), len(ifirst)
-    q = np.empty(n)
-    _matvec(a_ptr, a_idx, a_val, x_opp, negate, q)
-    v = np.empty(ni)
-    _upward(level_i0, iparent, ifirst, isize, q, pi, v, False, q)
-    r = np.empty(ni)
-    _matvec(r_ptr, r_idx, r_val, x_opp, False, r)
-    for i in range(ni):
-        ri = r[i]
-        for s in range(ifirst[i], ifirst[i] + isize[i]):
-            q[s] = q[s] / ri if ri > 0 else 0.0
-    return q, r
-
-
-@njit(cache=True)
 def _softmax_into(ifirst, isize, z, pi):
     pi[0] = 1.0
     for i in range(len(ifirst)):
@@ -213,14 +195,38 @@ def logit_step(level_i0, iparent, ifirst, isize, seq_parent, seq_uniform, a_ptr,
                negate, r_ptr, r_idx, r_val, x_opp, pi, z, log_magnet, eta, ea, avg):
     """z <- (z + ea ln rho + eta q) / (1 + ea) in place (ea = 0: mirror descent); returns the new
     behavioral strategy softmax(z) and its realization plan (added to ``avg``)."""
-    q, _ = _q_and_reach(level_i0, iparent, ifirst, isize, a_ptr, a_idx, a_val, negate, r_ptr,
-                        r_idx, r_val, x_opp, pi)
+    n, ni = len(z), len(ifirst)
+    cfv = np.empty(n)
+    _matvec(a_ptr, a_idx, a_val, x_opp, negate, cfv)
+    v = np.empty(ni)
+    _upward(level_i0, iparent, ifirst, isize, cfv, pi, v, False, cfv)
+    r = v  # reuse: the information-set values are not needed
+    _matvec(r_ptr, r_idx, r_val, x_opp, False, r)
     d = 1.0 + ea
-    for s in range(len(z)):
-        z[s] = (z[s] + ea * log_magnet[s] + eta * q[s]) / d
-    new = np.empty(len(z))
-    _softmax_into(ifirst, isize, z, new)
-    return new, _plan_and_sum(seq_parent, new, avg)
+    new = np.empty(n)
+    x = np.empty(n)
+    new[0] = 1.0
+    x[0] = 1.0
+    avg[0] += 1.0
+    z[0] = (z[0] + ea * log_magnet[0] + eta * cfv[0]) / d
+    # one pass over the information sets (shallow to deep, so parents' plans come first):
+    # q, the logit update, the softmax, the plan and its running sum
+    for i in range(ni):
+        f, k, ri = ifirst[i], isize[i], r[i]
+        m = -np.inf
+        for s in range(f, f + k):
+            q = cfv[s] / ri if ri > 0 else 0.0
+            z[s] = (z[s] + ea * log_magnet[s] + eta * q) / d
+            m = max(m, z[s])
+        total = 0.0
+        for s in range(f, f + k):
+            new[s] = np.exp(z[s] - m)
+            total += new[s]
+        for s in range(f, f + k):
+            new[s] = new[s] / total
+            x[s] = x[seq_parent[s]] * new[s]
+            avg[s] += x[s]
+    return new, x
 
 
 @njit(cache=True)
