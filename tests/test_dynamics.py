@@ -37,7 +37,14 @@ def test_checkpoints_are_consistent_with_policies(leduc):
     assert [r["iteration"] for r in rows] == [5, 20]
     assert rows[-1]["nash_conv_current"] == pytest.approx(nash_conv(leduc, s.current_policy()), abs=1e-12)
     assert rows[-1]["nash_conv_average"] == pytest.approx(nash_conv(leduc, s.average_policy()), abs=1e-12)
-    assert rows[-1]["nodes"] == 20 * s.game.n_histories
+    # softmax strategies are fully mixed, so each step is two complete full-width passes (2,040 nodes
+    # each on Lab 15's Leduc: 24 deals x 85 betting histories)
+    from zerosum.solvers.nodes import node_counter
+
+    counter = node_counter(s.game)
+    full = [counter.full_width_pass(p, np.ones(t.n_sequences)) for p, t in enumerate(s.game.treeplexes)]
+    assert full == [2040, 2040]
+    assert rows[-1]["nodes"] == 20 * sum(full)
 
 
 def test_mirror_descent_first_step_is_softmax_of_values():

@@ -43,6 +43,7 @@ from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, realization_plan
 from .cfr import check_iterations
+from .nodes import node_counter
 
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
@@ -59,6 +60,7 @@ class SelfPlayDynamics:
     """The driver shared by every dynamics: simultaneous steps, checkpoints, policies."""
 
     name = "dynamics"
+    alternating = False  # both players step from the same profile
 
     def __init__(self, game):
         self.game = as_compiled(game)
@@ -83,12 +85,13 @@ class SelfPlayDynamics:
         for _ in range(n):
             self.iteration += 1
             x0, x1 = self.plan
+            counter = node_counter(self.game)  # one full-width pass per player (solvers/nodes.py)
+            self.nodes_touched += counter.full_width_pass(0, x1) + counter.full_width_pass(1, x0)
             pi0, y0 = self.step(0, x1)
             pi1, y1 = self.step(1, x0)  # from the same profile: simultaneous updates
             self.previous_plan, self.previous_strategy = self.plan, self.strategy
             self.strategy, self.plan = [pi0, pi1], [y0, y1]
             self.after_step()
-            self.nodes_touched += self.game.n_histories
 
     # --- results (the same interface as CFRSolver) ---------------------------------------------
     def average_plans(self):
