@@ -79,7 +79,7 @@ def _non_losing_moves(pos, mask, H, bottom, board):
 
 @njit(cache=True)
 def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
-             keys, vals, best, size, smin, span, mv, sc, nodes):
+             table, nb, epoch, smin, span, sym, mv, sc, nodes):
     """Score of a position where the player to move cannot win at once, within [alpha, beta]:
     fail-soft alpha-beta, exact inside the window, a bound outside it."""
     nodes[0] += 1
@@ -96,11 +96,25 @@ def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
             return alpha
     hi = (cells - 1 - n) // 2  # we cannot win with our next stone
     key = pos + mask
-    slot = key % size
+    flip = False
+    if sym:  # a position and its mirror image share one entry
+        mk = _mirror(key, W, H)
+        if mk < key:
+            key = mk
+            flip = True
+    bucket = 2 * (key % nb)
+    tag = ((key & _LOW32) << 32) | (epoch << 24)  # partial key and table generation
+    e = table[bucket]
+    if (e ^ tag) >> 24 != 0:
+        e = table[bucket + 1]
+        if (e ^ tag) >> 24 != 0:
+            e = 0
     tt_move = -1
-    if keys[slot] == np.uint32(key & _LOW32):
-        v = np.int64(vals[slot])
-        tt_move = np.int64(best[slot]) - 1
+    if e & 0xFF != 0:
+        v = e & 0xFF
+        tt_move = ((e >> 8) & 0xFF) - 1
+        if flip and tt_move >= 0:
+            tt_move = W - 1 - tt_move
         if v > span:  # lower bound
             b = v - span + smin - 1
             if alpha < b:
@@ -142,20 +156,46 @@ def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
         m = possible & (((np.int64(1) << H) - 1) << (c * (H + 1)))
         p2 = pos ^ mask  # the opponent's stones: the player to move in the child
         score = -_negamax(p2, mask | m, n + 1, -beta, -alpha, W, H, bottom, board, order,
-                          keys, vals, best, size, smin, span, mv, sc, nodes)
+                          table, nb, epoch, smin, span, sym, mv, sc, nodes)
         if score >= beta:
-            _store(keys, vals, best, slot, key, score, True, c, smin, span)
+            _store(table, bucket, tag, n, score, True, c, flip, W, smin, span)
             return score
         if score > alpha:
             alpha = score
             best_col = c
-    _store(keys, vals, best, slot, key, alpha, False, best_col if best_col >= 0 else tt_move,
+    _store(table, bucket, tag, n, alpha, False, best_col if best_col >= 0 else tt_move, flip, W,
            smin, span)
     return alpha
 
 
 @njit(cache=True, inline="always")
-def _store(keys, vals, best, slot, key, score, lower, col, smin, span):
+def _mirror(key, W, H):
+    h1 = H + 1
+    col = (np.int64(1) << h1) - 1
+    out = np.int64(0)
+    for c in range(W):
+        out |= ((key >> (c * h1)) & col) << ((W - 1 - c) * h1)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _store(table, bucket, tag, n, score, lower, col, flip, W, smin, span):
+    """An entry is one int64: partial key (32 bits) | generation (8) | depth (8) | best column + 1
+    (8) | bound (8); an entry of an older generation is empty.  Two slots per bucket (one cache
+    line): the first keeps the shallowest entry (the most work saved), the second the latest; an
+    entry already there for this key is overwritten."""
+    first = table[bucket]
+    if (first ^ tag) >> 24 == 0:
+        slot = bucket
+    elif (table[bucket + 1] ^ tag) >> 24 == 0:
+        slot = bucket + 1
+    elif (first ^ tag) & 0xFF000000 != 0 or first & 0xFF == 0 or n <= (first >> 16) & 0xFF:
+        table[bucket + 1] = first
+        slot = bucket
+    else:
+        slot = bucket + 1
+    if flip and col >= 0:
+        col = W - 1 - col
     v = score - smin + 1
     if v < 1:
         v = 1
@@ -163,14 +203,12 @@ def _store(keys, vals, best, slot, key, score, lower, col, smin, span):
         v = span
     if lower:
         v += span
-    keys[slot] = np.uint32(key & _LOW32)
-    vals[slot] = np.uint8(v)
-    best[slot] = np.uint8(col + 1)
+    table[slot] = tag | (n << 16) | ((col + 1) << 8) | v
 
 
 @njit(cache=True)
-def _solve(pos, mask, n, weak, W, H, bottom, board, order, keys, vals, best, size, smin, span,
-           mv, sc, nodes):
+def _solve(pos, mask, n, weak, W, H, bottom, board, order, table, nb, epoch, smin, span,
+           sym, mv, sc, nodes):
     """Exact score (or, when ``weak``, its sign) by a binary search of null-window searches."""
     cells = W * H
     possible = (mask + bottom) & board
@@ -191,7 +229,7 @@ def _solve(pos, mask, n, weak, W, H, bottom, board, order, keys, vals, best, siz
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
         r = _negamax(pos, mask, n, med, med + 1, W, H, bottom, board, order,
-                     keys, vals, best, size, smin, span, mv, sc, nodes)
+                     table, nb, epoch, smin, span, sym, mv, sc, nodes)
         if r <= med:
             hi = r
         else:
@@ -313,11 +351,11 @@ class Connect4Solver:
 
     ``solve(moves)`` gives the score of the position after ``moves`` for the player to move,
     ``analyze(moves)`` the score of every column, ``best_move(moves)`` a best column (1-based).
-    The transposition table (``2**table_size_log2`` slots, about 6 bytes each) persists between
+    The transposition table (``2**table_size_log2`` slots, 8 bytes each) persists between
     calls; ``reset()`` empties it.  ``nodes`` is the number of nodes searched by the last call.
     """
 
-    def __init__(self, width: int = 7, height: int = 6, table_size_log2: int = 24):
+    def __init__(self, width: int = 7, height: int = 6, table_size_log2: int = 24, symmetric: bool = True):
         if not (isinstance(width, int) and isinstance(height, int)) or width < 1 or height < 1:
             raise ZerosumError(f"board size must be positive integers, got {width}x{height}")
         if width > 9:
@@ -327,14 +365,15 @@ class Connect4Solver:
         if not 10 <= table_size_log2 <= 30:
             raise ZerosumError(f"table_size_log2 must be in 10..30, got {table_size_log2}")
         self.width, self.height = width, height
-        self.size = _next_prime(1 << table_size_log2)
-        if 32 + table_size_log2 < width * (height + 1):
-            raise ZerosumError(f"table_size_log2 must be at least {width * (height + 1) - 32} "
+        self.buckets = _next_prime(1 << (table_size_log2 - 1))  # two slots each
+        self.symmetric = bool(symmetric)
+        if 32 + table_size_log2 - 1 < width * (height + 1):
+            raise ZerosumError(f"table_size_log2 must be at least {width * (height + 1) - 31} "
                                f"for a {width}x{height} board (keys must stay unique)")
         cells = width * height
         self.smin = -(cells // 2) - 1
         self.span = (cells + 1) // 2 + 1 - self.smin + 1
-        if 2 * self.span > 255:
+        if 2 * self.span > 255 or cells > 255:
             raise ZerosumError(f"board {width}x{height} too large for the 8-bit table values")
         h1 = height + 1
         self.bottom = sum(1 << (c * h1) for c in range(width))
@@ -345,26 +384,28 @@ class Connect4Solver:
         self._sc = np.zeros((cells + 1, width), dtype=np.int64)
         self._nodes = np.zeros(1, dtype=np.int64)
         self.nodes = 0
-        self.keys = np.zeros(self.size, dtype=np.uint32)
-        self.vals = np.zeros(self.size, dtype=np.uint8)
-        self.best = np.zeros(self.size, dtype=np.uint8)
+        self.table = np.zeros(2 * self.buckets, dtype=np.int64)
+        self.table.fill(0)  # touch every page now, not during a search
+        self.epoch = 0
         self.reset()
 
     def reset(self) -> None:
-        """Empty the transposition table (in place: its memory stays mapped, so a search never
-        pays for the first touch of a page)."""
-        self.keys.fill(0)
-        self.vals.fill(0)
-        self.best.fill(0)
+        """Empty the transposition table.  Entries carry an 8-bit generation and only those of
+        the current one are read, so emptying is a new generation (O(1), no 100 MB write that
+        would flush the caches); every 255 generations the table is zeroed for real."""
+        self.epoch += 1
+        if self.epoch > 255:
+            self.epoch = 1
+            self.table.fill(0)
 
     def position(self, moves: str) -> Position:
         return parse_moves(moves, self.width, self.height)
 
     def _solve_position(self, p: Position, weak: bool) -> int:
         return int(_solve(np.int64(p.pos), np.int64(p.mask), p.n, bool(weak), self.width, self.height,
-                          np.int64(self.bottom), np.int64(self.board), self.order, self.keys, self.vals,
-                          self.best, np.int64(self.size), self.smin, self.span, self._mv, self._sc,
-                          self._nodes))
+                          np.int64(self.bottom), np.int64(self.board), self.order, self.table,
+                          np.int64(self.buckets), np.int64(self.epoch), self.smin, self.span,
+                          self.symmetric, self._mv, self._sc, self._nodes))
 
     def _check_not_over(self, p: Position, moves: str) -> None:
         if p.n > 0 and _has_four(p.pos ^ p.mask, self.height):
