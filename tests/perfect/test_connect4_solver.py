@@ -287,3 +287,14 @@ def test_reset_forgets_everything_even_after_the_generations_wrap():
         moves, expected = rows[i % 3]
         s.reset()
         assert s.solve(moves, weak=(i % 2 == 1)) == (expected if i % 2 == 0 else (expected > 0) - (expected < 0))
+
+
+@needs_data
+def test_explicit_stack_search_equals_the_recursive_one_node_for_node():
+    stack, rec = Connect4Solver(table_size_log2=20), Connect4Solver(table_size_log2=20, recursive=True)
+    for moves, expected in sample("Test_L1_R1", 8) + sample("Test_L2_R2", 4):
+        for weak in (False, True):
+            stack.reset()
+            rec.reset()
+            assert stack.solve(moves, weak=weak) == rec.solve(moves, weak=weak)
+            assert stack.nodes == rec.nodes

@@ -49,18 +49,25 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
+def _aligned(pos, s):
+    """Cells that complete three stones of ``pos`` aligned along shift ``s`` (both ways)."""
+    p = (pos << s) & (pos << (2 * s))
+    r = p & (pos << (3 * s))
+    r |= p & (pos >> s)
+    p = (pos >> s) & (pos >> (2 * s))
+    r |= p & (pos << s)
+    r |= p & (pos >> (3 * s))
+    return r
+
+
+@njit(cache=True, inline="always")
 def _winning_cells(pos, mask, H, board):
-    """Empty cells that would complete four in a row for the owner of ``pos``."""
-    # vertical: three stones below
+    """Empty cells that would complete four in a row for the owner of ``pos``: vertical (three
+    stones below), horizontal (shift H+1) and the two diagonals (shifts H and H+2)."""
     r = (pos << 1) & (pos << 2) & (pos << 3)
-    # horizontal (shift H+1), then the two diagonals (shifts H and H+2)
-    for s in (H + 1, H, H + 2):
-        p = (pos << s) & (pos << (2 * s))
-        r |= p & (pos << (3 * s))
-        r |= p & (pos >> s)
-        p = (pos >> s) & (pos >> (2 * s))
-        r |= p & (pos << s)
-        r |= p & (pos >> (3 * s))
+    r |= _aligned(pos, H + 1)
+    r |= _aligned(pos, H)
+    r |= _aligned(pos, H + 2)
     return r & (board ^ mask)
 
 
@@ -97,7 +104,7 @@ def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
     hi = (cells - 1 - n) // 2  # we cannot win with our next stone
     key = pos + mask
     flip = False
-    if sym:  # a position and its mirror image share one entry
+    if sym and 3 * n < cells:  # a position and its mirror share one entry (early: later rare)
         mk = _mirror(key, W, H)
         if mk < key:
             key = mk
@@ -168,6 +175,173 @@ def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
     return alpha
 
 
+# fields of one stack frame of _search (one row of ``stk`` per depth below the root)
+_POS, _MASK, _ALPHA, _BETA, _BUCKET, _TAG, _FLIP, _TTMOVE, _K, _I, _BEST, _POSSIBLE, _LAST = range(13)
+_MOVES = 16  # the frame's ordered moves start at this column
+
+
+@njit(cache=True)
+def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order,
+            table, nb, epoch, smin, span, sym, stk, nodes):
+    """The same search as :func:`_negamax` (same nodes, same order, same table traffic) with an
+    explicit stack instead of recursion: one compiled loop, no call per node."""
+    cells = W * H
+    colbits = (np.int64(1) << H) - 1
+    sp = 0
+    stk[0, _POS] = pos
+    stk[0, _MASK] = mask
+    stk[0, _ALPHA] = alpha
+    stk[0, _BETA] = beta
+    ret = 0
+    entering = True
+    while True:
+        if entering:
+            # ---- a new node: the head of _negamax
+            n = n0 + sp
+            pos = stk[sp, _POS]
+            mask = stk[sp, _MASK]
+            alpha = stk[sp, _ALPHA]
+            beta = stk[sp, _BETA]
+            nodes[0] += 1
+            entering = False
+            possible = _non_losing_moves(pos, mask, H, bottom, board)
+            if possible == 0:
+                ret = -((cells - n) // 2)
+            elif n >= cells - 2:
+                ret = 0
+            else:
+                done = False
+                lo = -((cells - 2 - n) // 2)
+                if alpha < lo:
+                    alpha = lo
+                    if alpha >= beta:
+                        ret = alpha
+                        done = True
+                if not done:
+                    hi = (cells - 1 - n) // 2
+                    key = pos + mask
+                    flip = 0
+                    if sym and 3 * n < cells:  # mirrors meet only early in the game
+                        mk = _mirror(key, W, H)
+                        if mk < key:
+                            key = mk
+                            flip = 1
+                    bucket = 2 * (key % nb)
+                    tag = ((key & _LOW32) << 32) | (epoch << 24)
+                    e = table[bucket]
+                    if (e ^ tag) >> 24 != 0:
+                        e = table[bucket + 1]
+                        if (e ^ tag) >> 24 != 0:
+                            e = 0
+                    tt_move = -1
+                    if e & 0xFF != 0:
+                        v = e & 0xFF
+                        tt_move = ((e >> 8) & 0xFF) - 1
+                        if flip == 1 and tt_move >= 0:
+                            tt_move = W - 1 - tt_move
+                        if v > span:
+                            b = v - span + smin - 1
+                            if alpha < b:
+                                alpha = b
+                                if alpha >= beta:
+                                    ret = alpha
+                                    done = True
+                        else:
+                            b = v + smin - 1
+                            if beta > b:
+                                beta = b
+                                if alpha >= beta:
+                                    ret = beta
+                                    done = True
+                    if not done and beta > hi:
+                        beta = hi
+                        if alpha >= beta:
+                            ret = beta
+                            done = True
+                    if not done:
+                        k = 0
+                        for i in range(W):
+                            c = order[i]
+                            m = possible & (colbits << (c * (H + 1)))
+                            if m != 0:
+                                sc = _popcount(_winning_cells(pos | m, mask, H, board))
+                                if c == tt_move:
+                                    sc = 1000
+                                sc = sc * 16 + (15 - i)  # ties: the earlier (more central) first
+                                j = k
+                                while j > 0 and stk[sp, _MOVES + j - 1] < sc:
+                                    stk[sp, _MOVES + j] = stk[sp, _MOVES + j - 1]
+                                    j -= 1
+                                stk[sp, _MOVES + j] = sc
+                                k += 1
+                        stk[sp, _ALPHA] = alpha
+                        stk[sp, _BETA] = beta
+                        stk[sp, _BUCKET] = bucket
+                        stk[sp, _TAG] = tag
+                        stk[sp, _FLIP] = flip
+                        stk[sp, _TTMOVE] = tt_move
+                        stk[sp, _K] = k
+                        stk[sp, _I] = 0
+                        stk[sp, _BEST] = -1
+                        stk[sp, _POSSIBLE] = possible
+                        # ---- descend into the first child (k >= 1: possible != 0)
+                        entering = True
+            if not entering:
+                # the node returned at once with ``ret``: fall through to the parent
+                pass
+            else:
+                c = order[15 - (stk[sp, _MOVES] & 15)]
+                stk[sp, _I] = 1
+                stk[sp, _LAST] = c
+                m = possible & (colbits << (c * (H + 1)))
+                stk[sp + 1, _POS] = pos ^ mask
+                stk[sp + 1, _MASK] = mask | m
+                stk[sp + 1, _ALPHA] = -beta
+                stk[sp + 1, _BETA] = -alpha
+                sp += 1
+                continue
+        # ---- a child of the node at sp - 1 returned ``ret``
+        while True:
+            if sp == 0:
+                return ret
+            sp -= 1
+            n = n0 + sp
+            score = -ret
+            alpha = stk[sp, _ALPHA]
+            beta = stk[sp, _BETA]
+            c = stk[sp, _LAST]
+            if score >= beta:
+                _store(table, stk[sp, _BUCKET], stk[sp, _TAG], n, score, True, c, stk[sp, _FLIP] == 1,
+                       W, smin, span)
+                ret = score
+                continue  # this node returns too
+            if score > alpha:
+                alpha = score
+                stk[sp, _ALPHA] = alpha
+                stk[sp, _BEST] = c
+            i = stk[sp, _I]
+            if i < stk[sp, _K]:
+                c = order[15 - (stk[sp, _MOVES + i] & 15)]
+                stk[sp, _I] = i + 1
+                stk[sp, _LAST] = c
+                pos = stk[sp, _POS]
+                mask = stk[sp, _MASK]
+                m = stk[sp, _POSSIBLE] & (colbits << (c * (H + 1)))
+                stk[sp + 1, _POS] = pos ^ mask
+                stk[sp + 1, _MASK] = mask | m
+                stk[sp + 1, _ALPHA] = -beta
+                stk[sp + 1, _BETA] = -alpha
+                sp += 1
+                entering = True
+                break
+            best_col = stk[sp, _BEST]
+            if best_col < 0:
+                best_col = stk[sp, _TTMOVE]
+            _store(table, stk[sp, _BUCKET], stk[sp, _TAG], n, alpha, False, best_col,
+                   stk[sp, _FLIP] == 1, W, smin, span)
+            ret = alpha
+
+
 @njit(cache=True, inline="always")
 def _mirror(key, W, H):
     h1 = H + 1
@@ -208,7 +382,7 @@ def _store(table, bucket, tag, n, score, lower, col, flip, W, smin, span):
 
 @njit(cache=True)
 def _solve(pos, mask, n, weak, W, H, bottom, board, order, table, nb, epoch, smin, span,
-           sym, mv, sc, nodes):
+           sym, mv, sc, stk, nodes, recursive):
     """Exact score (or, when ``weak``, its sign) by a binary search of null-window searches."""
     cells = W * H
     possible = (mask + bottom) & board
@@ -228,8 +402,12 @@ def _solve(pos, mask, n, weak, W, H, bottom, board, order, table, nb, epoch, smi
             med = -((-lo) // 2)
         elif med >= 0 and hi // 2 > med:
             med = hi // 2
-        r = _negamax(pos, mask, n, med, med + 1, W, H, bottom, board, order,
-                     table, nb, epoch, smin, span, sym, mv, sc, nodes)
+        if recursive:
+            r = _negamax(pos, mask, n, med, med + 1, W, H, bottom, board, order,
+                         table, nb, epoch, smin, span, sym, mv, sc, nodes)
+        else:
+            r = _search(pos, mask, n, med, med + 1, W, H, bottom, board, order,
+                        table, nb, epoch, smin, span, sym, stk, nodes)
         if r <= med:
             hi = r
         else:
@@ -355,7 +533,8 @@ class Connect4Solver:
     calls; ``reset()`` empties it.  ``nodes`` is the number of nodes searched by the last call.
     """
 
-    def __init__(self, width: int = 7, height: int = 6, table_size_log2: int = 24, symmetric: bool = True):
+    def __init__(self, width: int = 7, height: int = 6, table_size_log2: int = 24, symmetric: bool = True,
+                 recursive: bool = False):
         if not (isinstance(width, int) and isinstance(height, int)) or width < 1 or height < 1:
             raise ZerosumError(f"board size must be positive integers, got {width}x{height}")
         if width > 9:
@@ -382,7 +561,9 @@ class Connect4Solver:
                               dtype=np.int64)
         self._mv = np.zeros((cells + 1, width), dtype=np.int64)
         self._sc = np.zeros((cells + 1, width), dtype=np.int64)
+        self._stk = np.zeros((cells + 2, _MOVES + width), dtype=np.int64)
         self._nodes = np.zeros(1, dtype=np.int64)
+        self.recursive = bool(recursive)
         self.nodes = 0
         self.table = np.zeros(2 * self.buckets, dtype=np.int64)
         self.table.fill(0)  # touch every page now, not during a search
@@ -405,7 +586,7 @@ class Connect4Solver:
         return int(_solve(np.int64(p.pos), np.int64(p.mask), p.n, bool(weak), self.width, self.height,
                           np.int64(self.bottom), np.int64(self.board), self.order, self.table,
                           np.int64(self.buckets), np.int64(self.epoch), self.smin, self.span,
-                          self.symmetric, self._mv, self._sc, self._nodes))
+                          self.symmetric, self._mv, self._sc, self._stk, self._nodes, self.recursive))
 
     def _check_not_over(self, p: Position, moves: str) -> None:
         if p.n > 0 and _has_four(p.pos ^ p.mask, self.height):
