@@ -54,11 +54,11 @@ def _sign(x: int) -> int:
 @click.argument("moves", required=False)
 @click.option("--file", "path", type=click.Path(dir_okay=False), default=None,
               help="Positions, one per line: 'MOVES' or 'MOVES SCORE' (Pons's test-set format).")
-@click.option("--weak", is_flag=True, help="Only win (1), draw (0) or loss (-1); much faster.")
+@click.option("--weak", is_flag=True, help="Only win (1), draw (0) or loss (-1); often faster.")
 @click.option("--width", type=int, default=7, show_default=True, help="Board width.")
 @click.option("--height", type=int, default=6, show_default=True, help="Board height.")
 @click.option("--table-size-log2", type=int, default=24, show_default=True,
-              help="Transposition table of about 2**N slots (6 bytes each).")
+              help="Transposition table of 2**N slots of 8 bytes (24: 128 MiB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
     """Exact score of every column after MOVES (columns 1..7 from the empty board), or of every
@@ -93,7 +93,7 @@ def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
         return
     from rich.table import Table
 
-    t = Table(title=f"connect4 after {moves.strip() or '(empty board)'}" + (" (weak)" if weak else ""))
+    t = Table(title="connect4" + (" (weak)" if weak else ""), caption=f"after {moves.strip() or '(empty board)'}")
     for col in ("column", "score", "outcome"):
         t.add_column(col, justify="right")
     for c, s in enumerate(scores):
