@@ -1,6 +1,7 @@
 """Solvers, one algorithm per module; :data:`SOLVERS` maps CLI names to classes."""
 
-from .cfr import CFRPlusSolver, CFRSolver, check_iterations
+from .base import check_iterations
+from .cfr import CFRPlusSolver, CFRSolver
 from .dcfr import DCFRSolver
 from .dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent, MovingMagnet
 from .lcfr import LCFRSolver

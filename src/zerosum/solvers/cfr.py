@@ -29,10 +29,11 @@ from ..sequence_form import (
     realization_plan,
     regret_matching,
 )
+from .base import IterativeSolver, check_state
 from .nodes import node_counter
 
 
-class CFRSolver:
+class CFRSolver(IterativeSolver):
     """Vanilla CFR (Zinkevich et al. 2007).
 
     ``alternating=False`` gives simultaneous updates, as in the Kuhn notebook: both players'
@@ -150,21 +151,6 @@ class CFRSolver:
             "nodes": self.nodes_touched,
         }
 
-    def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
-        """Iterate up to ``iterations`` (counting from the solver's current iteration), recording
-        a checkpoint at each requested iteration; ``progress(advance)`` is called as it goes."""
-        iterations = check_iterations(iterations)
-        marks = sorted({c for c in checkpoints if self.iteration < c <= iterations} | {iterations})
-        out = []
-        for m in marks:
-            while self.iteration < m:
-                step = min(m - self.iteration, 50)
-                self.iterate(step)
-                if progress is not None:
-                    progress(step)
-            out.append(self.checkpoint())
-        return out
-
 
 class CFRPlusSolver(CFRSolver):
     """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t."""
@@ -178,19 +164,3 @@ class CFRPlusSolver(CFRSolver):
 
     def average_weight(self) -> float:
         return float(self.iteration)
-
-
-def check_state(state: dict, solver: str, game_id: str) -> None:
-    """Refuse a saved state made by another solver or for another game."""
-    if "solver" not in state or "game" not in state:
-        raise ZerosumError("not a zerosum solver state")
-    if str(state["solver"]) != solver:
-        raise ZerosumError(f"the saved state is from solver {str(state['solver'])!r}, not {solver!r}")
-    if str(state["game"]) != game_id:
-        raise ZerosumError(f"the saved state is for game {str(state['game'])!r}, not {game_id!r}")
-
-
-def check_iterations(iterations) -> int:
-    if isinstance(iterations, bool) or int(iterations) != iterations or iterations <= 0:
-        raise ZerosumError(f"iterations must be a positive integer, got {iterations}")
-    return int(iterations)

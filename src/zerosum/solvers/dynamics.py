@@ -42,7 +42,7 @@ from ..errors import ZerosumError
 from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, realization_plan
-from .cfr import check_iterations
+from .base import IterativeSolver
 from .nodes import node_counter
 
 
@@ -56,10 +56,11 @@ def _positive(name: str, value, allow_zero: bool = False) -> float:
     return v
 
 
-class SelfPlayDynamics:
+class SelfPlayDynamics(IterativeSolver):
     """The driver shared by every dynamics: simultaneous steps, checkpoints, policies."""
 
     name = "dynamics"
+    progress_step = 100
     alternating = False  # both players step from the same profile
 
     def __init__(self, game):
@@ -120,20 +121,6 @@ class SelfPlayDynamics:
             "value_current": float(x @ (self.game.payoff @ y)),
             "nodes": self.nodes_touched,
         }
-
-    def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
-        """Step up to ``iterations``, with a checkpoint at each requested step (see CFRSolver.run)."""
-        iterations = check_iterations(iterations)
-        marks = sorted({c for c in checkpoints if self.iteration < c <= iterations} | {iterations})
-        out = []
-        for m in marks:
-            while self.iteration < m:
-                step = min(m - self.iteration, 100)
-                self.iterate(step)
-                if progress is not None:
-                    progress(step)
-            out.append(self.checkpoint())
-        return out
 
 
 class IteratedBestResponse(SelfPlayDynamics):

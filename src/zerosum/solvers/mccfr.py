@@ -34,7 +34,7 @@ from ..evaluation import nash_conv_of_plans
 from ..games.base import CHANCE, TERMINAL
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, realization_plan, regret_matching
-from .cfr import check_iterations, check_state
+from .base import IterativeSolver, check_state
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -236,10 +236,11 @@ def _outcome_sampling(player, seq0, first_child, n_children, edge_prob, payoff, 
     return nodes
 
 
-class _MonteCarloCFR:
+class _MonteCarloCFR(IterativeSolver):
     """Driver shared by the sampling solvers: same interface as :class:`~zerosum.solvers.cfr.CFRSolver`."""
 
     name = "mccfr"
+    progress_step = 20000  # an iteration is a microsecond: report progress in large steps
 
     def __init__(self, game, seed: int = 0):
         if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 63:
@@ -299,21 +300,6 @@ class _MonteCarloCFR:
             "value_average": float(xa @ (self.game.payoff @ ya)),
             "nodes": self.nodes_touched,
         }
-
-    def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
-        """Iterate up to ``iterations`` (a total, counting from the current iteration), with a
-        checkpoint at each requested iteration; ``progress(advance)`` is called as it goes."""
-        iterations = check_iterations(iterations)
-        marks = sorted({c for c in checkpoints if self.iteration < c <= iterations} | {iterations})
-        out = []
-        for m in marks:
-            while self.iteration < m:
-                step = min(m - self.iteration, 20000)
-                self.iterate(step)
-                if progress is not None:
-                    progress(step)
-            out.append(self.checkpoint())
-        return out
 
     # --- saving and resuming ------------------------------------------------------------------
     def _options(self) -> dict:

@@ -36,6 +36,7 @@ from ..errors import ZerosumError
 from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
+from .base import check_iterations
 
 #: names accepted by ``meta_solver``
 META_SOLVERS = ("latest", "uniform", "nash")
@@ -258,7 +259,7 @@ class PSROSolver:
                 "plans1": emp.members(1).copy(), "matrix": emp.payoffs.copy()}
 
     def load_state_dict(self, state: dict) -> None:
-        from .cfr import check_state
+        from .base import check_state
 
         check_state(state, self.name, self.game.game_id)
         for key in ("meta_solver", "lp_method", "reverse"):
@@ -281,8 +282,6 @@ class PSROSolver:
     def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
         """Grow the populations to ``iterations`` members, recording a checkpoint at each requested
         iteration; ``progress(advance)`` is called after every iteration."""
-        from .cfr import check_iterations
-
         iterations = check_iterations(iterations)
         marks = sorted({c for c in checkpoints if self.iteration <= c <= iterations} | {iterations})
         out = []
