@@ -211,3 +211,18 @@ def test_solve_command_runs_psro(tmp_path):
     assert [round(c["nash_conv_average"], 3) for c in out["checkpoints"]] == [3.970, 2.547]
     res = CliRunner().invoke(cli, ["solve", "leduc", "-a", "psro", "-n", "3", "--option", "meta_solver=best"])
     assert res.exit_code == 1 and "unknown meta-solver" in res.output
+
+
+def test_nodes_touched_count_each_oracle_call_as_a_full_width_pass():
+    from zerosum import load_game
+    from zerosum.solvers.psro import PSROSolver
+
+    game = load_game("leduc")
+    solver = PSROSolver(game, meta_solver="uniform")
+    first = solver.run(1)[-1]["nodes"]
+    assert first == 2 * 2040  # the uniform population: two complete passes of 24 deals x 85 histories
+    rows = solver.run(4, [2, 3])
+    assert [r["nodes"] for r in rows] == sorted(r["nodes"] for r in rows) and rows[-1]["nodes"] > 3 * first
+    resumed = PSROSolver(game, meta_solver="uniform")
+    resumed.load_state_dict(solver.state_dict())
+    assert resumed.checkpoint()["nodes"] == rows[-1]["nodes"]

@@ -37,6 +37,7 @@ from ..evaluation import nash_conv_of_plans
 from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
 from .base import check_iterations
+from .nodes import node_counter
 
 #: names accepted by ``meta_solver``
 META_SOLVERS = ("latest", "uniform", "nash")
@@ -197,6 +198,7 @@ class PSROSolver:
         for p, tree in enumerate(self.game.treeplexes):
             self.empirical.add(p, realization_plan(tree, tree.uniform()))
         self._measured = None  # (meta, plans, BR values, BR strategies) of the current population
+        self._oracle_nodes: dict[int, int] = {}  # population size -> nodes touched by its two oracle calls
 
     @property
     def iteration(self) -> int:
@@ -216,6 +218,8 @@ class PSROSolver:
             plans = [self.empirical.mixture_plan(p, meta[p]) for p in (0, 1)]
             brs = [best_response_oracle(self.game, p, plans[1 - p]) for p in (0, 1)]
             self._measured = (meta, plans, [b[0] for b in brs], [b[1] for b in brs])
+            counter = node_counter(self.game)  # each oracle call is one full-width pass (solvers/nodes.py)
+            self._oracle_nodes[self.iteration] = sum(counter.full_width_pass(p, plans[1 - p]) for p in (0, 1))
         return self._measured
 
     def iterate(self, n: int = 1) -> None:
@@ -245,8 +249,7 @@ class PSROSolver:
             "nash_conv_average": nash_conv,
             "nash_conv_current": nash_conv_of_plans(self.game, *newest),
             "value_average": value,
-            # two best responses (one full-width pass each) per population measured so far
-            "nodes": 2 * self.game.n_histories * self.iteration,
+            "nodes": sum(n for size, n in self._oracle_nodes.items() if size <= self.iteration),
         }
 
     # --- saving and resuming ------------------------------------------------------------------
@@ -256,7 +259,8 @@ class PSROSolver:
         return {"solver": np.array(self.name), "game": np.array(self.game.game_id),
                 "meta_solver": np.array(self.meta_solver), "lp_method": np.array(self.lp_method),
                 "reverse": np.array(self.reverse), "plans0": emp.members(0).copy(),
-                "plans1": emp.members(1).copy(), "matrix": emp.payoffs.copy()}
+                "plans1": emp.members(1).copy(), "matrix": emp.payoffs.copy(),
+                "oracle_nodes": np.array(sorted(self._oracle_nodes.items()), dtype=np.int64).reshape(-1, 2)}
 
     def load_state_dict(self, state: dict) -> None:
         from .base import check_state
@@ -278,6 +282,7 @@ class PSROSolver:
         emp.size = [len(plans[0]), len(plans[1])]
         self.empirical = emp
         self._measured = None
+        self._oracle_nodes = {int(k): int(v) for k, v in np.asarray(state.get("oracle_nodes", np.zeros((0, 2))))}
 
     def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
         """Grow the populations to ``iterations`` members, recording a checkpoint at each requested
