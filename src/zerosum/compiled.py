@@ -67,12 +67,6 @@ class Treeplex:
     def n_sequences(self) -> int:
         return len(self.seq_infoset)
 
-    def sequence_label(self, s: int) -> str:
-        if s == 0:
-            return "(empty)"
-        i = self.seq_infoset[s]
-        return f"{self.infoset_labels[i]}/{self.action_labels[i][s - self.infoset_first[i]]}"
-
     def uniform(self) -> np.ndarray:
         """Behavioral probabilities per sequence of the uniform strategy (1 on the empty sequence)."""
         return self.seq_uniform.copy()
@@ -113,20 +107,13 @@ class CompiledGame:
     #: per player p, n_infosets[p] x n_sequences[1-p]: chance probability of the histories in
     #: each information set, by the opponent's last sequence (the weights of action values)
     infoset_reach: tuple[sp.csr_matrix, sp.csr_matrix]
-    terminal_seq: np.ndarray  # (n_terminals, 2) last sequences of both players
-    terminal_chance: np.ndarray  # chance probability of each terminal
-    terminal_payoff: np.ndarray  # player 0's payoff at each terminal
     n_histories: int
     n_decision_nodes: int
     n_chance_nodes: int
-    histories_per_infoset: tuple[np.ndarray, np.ndarray]
+    n_terminals: int
     #: the game tree itself, one entry per history, for algorithms that follow single paths
     #: (sampling, search); children of a history have consecutive ids
     tree: HistoryTree = field(repr=False)
-
-    @property
-    def n_terminals(self) -> int:
-        return len(self.terminal_chance)
 
     def sizes(self) -> dict:
         """Sizes as reported by ``zerosum games``."""
@@ -150,7 +137,9 @@ class CompiledGame:
             for a in (t.infoset_parent, t.infoset_first, t.infoset_size, t.infoset_depth, t.seq_infoset,
                       t.seq_parent):
                 total += a.nbytes
-        return total + self.terminal_seq.nbytes + self.terminal_chance.nbytes + self.terminal_payoff.nbytes
+        tree = self.tree
+        return total + sum(a.nbytes for a in (tree.player, tree.infoset, tree.first_child, tree.n_children,
+                                              tree.edge_prob, tree.payoff, tree.chance_reach))
 
 
 class _PlayerBuilder:
@@ -163,7 +152,6 @@ class _PlayerBuilder:
         self.actions: list[tuple[str, ...]] = []
         self.parent: list[tuple[int, int] | None] = []  # (infoset, action) or None for empty
         self.depth: list[int] = []
-        self.histories: list[int] = []
 
     def visit(self, label: str, actions: tuple[str, ...], parent, depth: int) -> int:
         i = self.index.get(label)
@@ -178,7 +166,6 @@ class _PlayerBuilder:
             self.actions.append(actions)
             self.parent.append(parent)
             self.depth.append(depth)
-            self.histories.append(0)
         elif self.actions[i] != actions:
             raise ZerosumError(
                 f"information set {label!r} of player {self.player} has different legal actions in "
@@ -187,11 +174,11 @@ class _PlayerBuilder:
             raise ZerosumError(
                 f"the game does not have perfect recall: player {self.player} reaches information set "
                 f"{label!r} after different sequences of its own actions")
-        self.histories[i] += 1
         return i
 
     def finish(self):
-        """Renumber by depth, number the sequences; return the treeplex and the old->new seq map."""
+        """Renumber by depth, number the sequences; return the treeplex, the old->new sequence map
+        and the old->new information-set map."""
         n = len(self.labels)
         order = sorted(range(n), key=lambda i: (self.depth[i], i))
         new_of_old = np.empty(n, dtype=np.int64)
@@ -239,7 +226,7 @@ class _PlayerBuilder:
             seq_uniform=np.concatenate(([1.0], 1.0 / sizes[seq_infoset[1:]])),
             segment_starts=first - 1,
         )
-        return tree, seq_of, new_of_old, np.array([self.histories[i] for i in order], dtype=np.int64)
+        return tree, seq_of, new_of_old
 
 
 def compile_game(game: Game) -> CompiledGame:
@@ -340,13 +327,10 @@ def compile_game(game: Game) -> CompiledGame:
         payoff=a,
         payoff_t=a.T.tocsr(),
         infoset_reach=tuple(infoset_reach),
-        terminal_seq=tseq,
-        terminal_chance=tprob,
-        terminal_payoff=tpay,
         n_histories=len(player),
         n_decision_nodes=n_dec,
         n_chance_nodes=n_chance,
-        histories_per_infoset=(finished[0][3], finished[1][3]),
+        n_terminals=len(terminals),
         tree=history_tree,
     )
 

@@ -104,7 +104,7 @@ def solve_lp(game, options: dict | None = None, polish_above: float = 1e-12):
     x, y, value, size = _solve_side(g, 0, opts)
     info = {"value_lp": value, "sizes": [size], "seconds": [time.perf_counter() - t0], "polished": False}
     x, y = _consistent(g.treeplexes[0], x), _consistent(g.treeplexes[1], y)
-    scale = max(1.0, float(np.abs(g.terminal_payoff).max()))
+    scale = max(1.0, float(np.abs(g.tree.payoff).max()))
     if nash_conv_of_plans(g, x, y) > polish_above * scale:
         t0 = time.perf_counter()
         y2, _, _, size1 = _solve_side(g, 1, opts)
