@@ -37,7 +37,9 @@ def parse_card(text: str) -> int:
     if s[:2] == "10":
         s = "T" + s[2:]
     if len(s) != 2 or s[0].upper() not in _RANK_OF or s[1].lower() not in _SUIT_OF:
-        raise ZerosumError(f"illegal card {text!r}: write a rank from 23456789TJQKA and a suit from cdhs, as 'Ks'")
+        raise ZerosumError(
+            f"illegal card {text!r}: write a rank from 23456789TJQKA and a suit from cdhs, as 'Ks'"
+        )
     return 4 * _RANK_OF[s[0].upper()] + _SUIT_OF[s[1].lower()]
 
 
