@@ -17,7 +17,10 @@ Conventions (Lab 15 Part 1 and OpenSpiel's ``CFRSolver``):
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+from numba import njit
 
 from ..errors import ZerosumError
 from ..evaluation import nash_conv_of_plans
@@ -31,6 +34,48 @@ from ..sequence_form import (
 )
 from .base import IterativeSolver, check_state
 from .nodes import node_counter
+
+
+class RegretRule(NamedTuple):
+    """How a variant turns the cumulative regrets R and this pass's instantaneous regrets r into
+    the new R, in four numbers: ``R <- pre * R + r``, then ``R *= pos`` where R >= 0 and
+    ``R *= neg`` where R < 0, then ``R <- max(R, 0)`` if ``floor``.  Every CFR variant here is one
+    setting (CFR: 1, 1, 1, no floor; CFR+: floor; LCFR: pos = neg = t / (t + 1); DCFR: pos and neg
+    by sign; PDCFR+: pre = d(t - 1), floor), and both compiled forms (history tree, public tree)
+    apply it with the same :func:`regret_update`."""
+
+    pre: float = 1.0
+    pos: float = 1.0
+    neg: float = 1.0
+    floor: bool = False
+
+
+@njit(cache=True)
+def regret_update(r, instant, pre, pos, neg, floor):
+    """One cumulative regret after one pass under a :class:`RegretRule` (scalar, for the kernels)."""
+    if pre != 1.0:
+        r = r * pre
+    r = r + instant
+    if r >= 0.0:
+        if pos != 1.0:
+            r = r * pos
+    elif neg != 1.0:
+        r = r * neg
+    if floor and r < 0.0:
+        r = 0.0
+    return r
+
+
+@njit(cache=True)
+def _apply_regret_rule(regrets, instant, pre, pos, neg, floor):
+    for k in range(len(regrets)):
+        regrets[k] = regret_update(regrets[k], instant[k], pre, pos, neg, floor)
+
+
+def apply_regret_rule(regrets: np.ndarray, instant: np.ndarray, rule: RegretRule) -> None:
+    """Update ``regrets`` in place from ``instant`` under ``rule``."""
+    _apply_regret_rule(regrets, np.ascontiguousarray(instant, dtype=regrets.dtype), float(rule.pre),
+                       float(rule.pos), float(rule.neg), bool(rule.floor))
 
 
 class CFRSolver(IterativeSolver):
@@ -54,9 +99,12 @@ class CFRSolver(IterativeSolver):
         self.plan = [realization_plan(t, pi) for t, pi in zip(self.trees, self.strategy)]
 
     # --- the rules a variant may change -------------------------------------------------------
+    def regret_rule(self) -> RegretRule:
+        """R <- R + r (CFR).  Variants return their own numbers for ``self.iteration``."""
+        return RegretRule()
+
     def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
-        """R <- R + r (CFR)."""
-        self.regrets[player] += instant
+        apply_regret_rule(self.regrets[player], instant, self.regret_rule())
 
     def current_strategy(self, player: int) -> np.ndarray:
         """Regret matching on the cumulative regrets."""
@@ -157,10 +205,8 @@ class CFRPlusSolver(CFRSolver):
 
     name = "cfr+"
 
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
-        r = self.regrets[player]
-        r += instant
-        np.maximum(r, 0.0, out=r)
+    def regret_rule(self) -> RegretRule:
+        return RegretRule(floor=True)
 
     def average_weight(self) -> float:
         return float(self.iteration)

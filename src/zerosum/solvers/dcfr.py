@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ..errors import ZerosumError
-from .cfr import CFRSolver
+from .cfr import CFRSolver, RegretRule
 
 
 class DCFRSolver(CFRSolver):
@@ -33,13 +33,9 @@ class DCFRSolver(CFRSolver):
             raise ZerosumError(f"dcfr: gamma must be >= 0 (older iterations may not weigh more), got {gamma}")
         super().__init__(game, alternating=alternating)
 
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+    def regret_rule(self) -> RegretRule:
         t = float(self.iteration)
-        pos = t ** self.alpha / (t ** self.alpha + 1.0)
-        neg = t ** self.beta / (t ** self.beta + 1.0)
-        r = self.regrets[player]
-        r += instant
-        r *= np.where(r >= 0, pos, neg)
+        return RegretRule(pos=t ** self.alpha / (t ** self.alpha + 1.0), neg=t ** self.beta / (t ** self.beta + 1.0))
 
     def state_dict(self) -> dict:
         return save_params(self, super().state_dict(), ("alpha", "beta", "gamma"))

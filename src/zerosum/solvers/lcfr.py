@@ -10,9 +10,7 @@ information set does not change the normalized positive part); we do the latter,
 
 from __future__ import annotations
 
-import numpy as np
-
-from .cfr import CFRSolver
+from .cfr import CFRSolver, RegretRule
 
 
 class LCFRSolver(CFRSolver):
@@ -20,11 +18,9 @@ class LCFRSolver(CFRSolver):
 
     name = "lcfr"
 
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
+    def regret_rule(self) -> RegretRule:
         t = self.iteration
-        r = self.regrets[player]
-        r += instant
-        r *= t / (t + 1.0)
+        return RegretRule(pos=t / (t + 1.0), neg=t / (t + 1.0))
 
     def average_weight(self) -> float:
         return float(self.iteration)

@@ -22,7 +22,7 @@ from numba import njit
 from ..compiled import Treeplex
 from ..errors import ZerosumError
 from ..sequence_form import regret_matching
-from .cfr import CFRSolver
+from .cfr import CFRSolver, RegretRule
 from .dcfr import _finite, check_params, save_params
 
 PREDICTIONS = ("tree", "local")
@@ -115,10 +115,8 @@ class PCFRPlusSolver(PredictiveMixin, CFRSolver):
         super().__init__(game, alternating=alternating)
         self._init_prediction(prediction)
 
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
-        r = self.regrets[player]
-        r += instant
-        np.maximum(r, 0.0, out=r)
+    def regret_rule(self) -> RegretRule:
+        return RegretRule(floor=True)
 
     def current_strategy(self, player: int) -> np.ndarray:
         return self._predicted_strategy(player, self.regrets[player])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ZerosumError
-from .cfr import CFRSolver
+from .cfr import CFRSolver, RegretRule
 from .dcfr import _finite
 from .pcfr import PredictiveMixin
 
@@ -43,11 +43,8 @@ class PDCFRPlusSolver(PredictiveMixin, CFRSolver):
         s = float(s)
         return s ** self.alpha / (s ** self.alpha + 1.0) if s > 0 else 0.0
 
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
-        r = self.regrets[player]
-        r *= self._discount(self.iteration - 1)
-        r += instant
-        np.maximum(r, 0.0, out=r)
+    def regret_rule(self) -> RegretRule:
+        return RegretRule(pre=self._discount(self.iteration - 1), floor=True)
 
     def current_strategy(self, player: int) -> np.ndarray:
         return self._predicted_strategy(player, self._discount(self.iteration) * self.regrets[player])
