@@ -1,0 +1,235 @@
+"""Hold'em hand strength for whole batches of hole pairs, from tables built once from phevaluator.
+
+phevaluator (a maintained perfect-hash evaluator, wheels for every platform) gives each 5-card hand
+its rank 1..7462 (1 = royal flush). We ask it only for the 7,462 distinct 5-card hands (6,175 rank
+multisets without a flush, 1,287 flushes) and derive the rest with NumPy:
+
+- without a flush, a hand's value depends only on its multiset of ranks: one table per hand size
+  (5, 6, 7 cards) indexed by the multiset's combinatorial number (sorted ranks r_i -> sum C(r_i + i,
+  i + 1)), each 6- or 7-card entry the best of its 5-card sub-multisets;
+- with five or more cards of one suit, nothing beats the best flush of that suit (quads and full
+  houses need more than two off-suit cards), so a 13-bit rank mask indexes the flush table.
+
+A Numba loop then evaluates a board against every pair in a few tens of nanoseconds per hand, the
+batched job a public tree needs (every river board of a flop subgame against every pair). Strength
+is ``7463 - rank``: higher is better, equal means a split pot, 0 marks a pair that shares a card with
+the board.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from math import comb
+
+import numpy as np
+from numba import njit
+
+from zerosum.errors import ZerosumError
+from zerosum.public_tree.cards import N_CARDS, hole_pairs
+
+N_RANKS = 13
+STRENGTH_MAX = 7462  # the number of distinct 5-card hand values; a royal flush has this strength
+
+# phevaluator's rank bands (1 = best), as strengths: the lowest strength of each category.
+CATEGORIES = (
+    ("straight flush", 7463 - 10),
+    ("four of a kind", 7463 - 166),
+    ("full house", 7463 - 322),
+    ("flush", 7463 - 1599),
+    ("straight", 7463 - 1609),
+    ("three of a kind", 7463 - 2467),
+    ("two pair", 7463 - 3325),
+    ("one pair", 7463 - 6185),
+    ("high card", 1),
+)
+
+_BINOM = np.array([[comb(n, k) for k in range(8)] for n in range(N_RANKS + 7)], dtype=np.int64)
+
+
+def hand_category(strength: int) -> str:
+    """'full house', 'one pair', ... for a strength from ``hand_strengths``."""
+    s = int(strength)
+    if not 1 <= s <= STRENGTH_MAX:
+        raise ZerosumError(f"no hand has strength {strength}: strengths are 1..{STRENGTH_MAX}")
+    return next(name for name, low in CATEGORIES if s >= low)
+
+
+def _multiset_index(sorted_ranks: np.ndarray) -> np.ndarray:
+    """Combinatorial number of each row of non-decreasing ranks, (m, n) -> (m,)."""
+    m, n = sorted_ranks.shape
+    idx = np.zeros(m, dtype=np.int64)
+    for i in range(n):
+        idx += _BINOM[sorted_ranks[:, i] + i, i + 1]
+    return idx
+
+
+def _build_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(no-flush tables for 5, 6, 7 cards; flush table over 13-bit rank masks), as int32 strengths."""
+    try:
+        from phevaluator.evaluator import evaluate_cards  # card ids are ours: 4 * rank + suit, c d h s
+    except ImportError:  # pragma: no cover - phevaluator is a dependency
+        raise ZerosumError("hold'em hand strength needs phevaluator: pip install phevaluator") from None
+    multisets5 = np.array(list(combinations_with_replacement(range(N_RANKS), 5)), dtype=np.int64)
+    nf5 = np.zeros(int(_BINOM[N_RANKS + 4, 5]), dtype=np.int32)
+    real = multisets5[:, 0] != multisets5[:, 4]  # drop five of a kind
+    # Suits by position (0 1 2 3 0): equal ranks sit side by side, so they get different suits, and
+    # no suit appears more than twice: never a flush.
+    cards = (4 * multisets5 + np.arange(5) % 4)[real].tolist()
+    nf5[_multiset_index(multisets5[real])] = [7463 - evaluate_cards(*hand) for hand in cards]
+    tables = [nf5]
+    for n in (6, 7):
+        multisets = np.array(list(combinations_with_replacement(range(N_RANKS), n)), dtype=np.int64)
+        best = np.zeros(len(multisets), dtype=np.int32)
+        for sub in combinations(range(n), 5):  # sub-multisets of a sorted row stay sorted
+            best = np.maximum(best, nf5[_multiset_index(multisets[:, list(sub)])])
+        table = np.zeros(int(_BINOM[N_RANKS + n - 1, n]), dtype=np.int32)
+        table[_multiset_index(multisets)] = best
+        tables.append(table)
+
+    flush = np.zeros(1 << N_RANKS, dtype=np.int32)
+    for ranks in combinations(range(N_RANKS), 5):
+        mask = sum(1 << r for r in ranks)
+        flush[mask] = 7463 - evaluate_cards(*[4 * r for r in ranks])  # all clubs
+    popcount = np.array([m.bit_count() for m in range(1 << N_RANKS)])
+    for bits in (6, 7):  # best 5-card flush inside 6 or 7 suited cards: drop one card, keep the best
+        masks = np.flatnonzero(popcount == bits)
+        for r in range(N_RANKS):
+            has = masks[(masks >> r) & 1 == 1]
+            flush[has] = np.maximum(flush[has], flush[has ^ (1 << r)])
+    return tables[0], tables[1], tables[2], flush
+
+
+_TABLES: tuple[np.ndarray, ...] | None = None
+
+
+def strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The four lookup tables (built on first use, about a tenth of a second, then kept)."""
+    global _TABLES
+    if _TABLES is None:
+        _TABLES = _build_tables()
+    return _TABLES
+
+
+@njit(cache=True)
+def _board_strengths_kernel(boards, pairs, nf5, nf6, nf7, flush, binom, out):
+    m, k = boards.shape
+    n = pairs.shape[0]
+    total = k + 2
+    nf = nf7 if total == 7 else (nf6 if total == 6 else nf5)
+    board_ranks = np.empty(k, dtype=np.int64)
+    ranks = np.empty(7, dtype=np.int64)
+    on_board = np.zeros(52, dtype=np.bool_)
+    suit_count = np.zeros(4, dtype=np.int64)
+    suit_mask = np.zeros(4, dtype=np.int64)
+    for b in range(m):
+        on_board[:] = False
+        suit_count[:] = 0
+        suit_mask[:] = 0
+        for j in range(k):
+            c = boards[b, j]
+            on_board[c] = True
+            suit_count[c & 3] += 1
+            suit_mask[c & 3] |= 1 << (c >> 2)
+            board_ranks[j] = c >> 2
+        board_ranks.sort()
+        flush_suit = -1  # the one suit with 3+ board cards (a flush needs at least 3 on the board)
+        for s in range(4):
+            if suit_count[s] >= 3:
+                flush_suit = s
+        for i in range(n):
+            c0 = pairs[i, 0]
+            c1 = pairs[i, 1]
+            if on_board[c0] or on_board[c1]:
+                out[b, i] = 0
+                continue
+            if flush_suit >= 0:
+                cnt = suit_count[flush_suit]
+                mask = suit_mask[flush_suit]
+                if c0 & 3 == flush_suit:
+                    cnt += 1
+                    mask |= 1 << (c0 >> 2)
+                if c1 & 3 == flush_suit:
+                    cnt += 1
+                    mask |= 1 << (c1 >> 2)
+                if cnt >= 5:
+                    out[b, i] = flush[mask]
+                    continue
+            # merge the two hole ranks (lo <= hi) into the sorted board ranks
+            lo = c0 >> 2
+            hi = c1 >> 2
+            if lo > hi:
+                lo, hi = hi, lo
+            t = 0
+            j = 0
+            while j < k and board_ranks[j] <= lo:
+                ranks[t] = board_ranks[j]
+                t += 1
+                j += 1
+            ranks[t] = lo
+            t += 1
+            while j < k and board_ranks[j] <= hi:
+                ranks[t] = board_ranks[j]
+                t += 1
+                j += 1
+            ranks[t] = hi
+            t += 1
+            while j < k:
+                ranks[t] = board_ranks[j]
+                t += 1
+                j += 1
+            idx = 0
+            for j in range(total):
+                idx += binom[ranks[j] + j, j + 1]
+            out[b, i] = nf[idx]
+
+
+def _check_boards(boards) -> np.ndarray:
+    arr = np.asarray(boards, dtype=np.int64)
+    if arr.ndim != 2 or not 3 <= arr.shape[1] <= 5:
+        raise ZerosumError(f"boards must have 3, 4 or 5 cards each; got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= N_CARDS):
+        raise ZerosumError("board cards must be 0..51")
+    srt = np.sort(arr, axis=1)
+    if (srt[:, 1:] == srt[:, :-1]).any():
+        raise ZerosumError("a board holds the same card twice")
+    return np.ascontiguousarray(arr)
+
+
+def _check_pairs(pairs) -> np.ndarray:
+    arr = hole_pairs() if pairs is None else np.asarray(pairs, dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != 2:
+        raise ZerosumError(f"hole pairs must be an (n, 2) array of cards; got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() >= N_CARDS or (arr[:, 0] == arr[:, 1]).any()):
+        raise ZerosumError("hole pairs must be two different cards 0..51")
+    return np.ascontiguousarray(arr)
+
+
+def board_strengths(boards, pairs=None) -> np.ndarray:
+    """Strength of every pair on every board: boards (m, k) with k = 3, 4 or 5 cards, pairs (n, 2)
+    (default ``hole_pairs()``) -> (m, n) int32; 0 where the pair shares a card with the board."""
+    b = _check_boards(boards)
+    p = _check_pairs(pairs)
+    nf5, nf6, nf7, flush = strength_tables()
+    out = np.empty((b.shape[0], p.shape[0]), dtype=np.int32)
+    _board_strengths_kernel(b, p, nf5, nf6, nf7, flush, _BINOM, out)
+    return out
+
+
+def hand_strengths(board, pairs=None) -> np.ndarray:
+    """Strength of each pair with one board (3 to 5 cards): (n,) int32, higher = better, equal = a
+    split pot, 0 where the pair shares a card with the board."""
+    return board_strengths(np.asarray(board, dtype=np.int64).reshape(1, -1), pairs)[0]
+
+
+def complete_boards(board) -> np.ndarray:
+    """Every 5-card board that extends ``board`` (3, 4 or 5 cards): (m, 5) int64, the cards dealt
+    later in increasing order, boards in lexicographic order of those cards (1,176 for a flop, 48 for a
+    turn, 1 for a river)."""
+    b = _check_boards(np.asarray(board, dtype=np.int64).reshape(1, -1))[0]
+    rest = [c for c in range(N_CARDS) if c not in set(b.tolist())]
+    extra = list(combinations(rest, 5 - len(b)))
+    out = np.empty((len(extra), 5), dtype=np.int64)
+    out[:, : len(b)] = b
+    if 5 - len(b):
+        out[:, len(b) :] = np.array(extra, dtype=np.int64)
+    return out
