@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[openspiel,test,dev]"
+	$(BIN)/pip install --quiet -e ".[openspiel,test,dev,notebooks,docs]"
 	touch $(STAMP)
 
 run: $(STAMP)
