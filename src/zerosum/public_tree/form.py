@@ -1,0 +1,130 @@
+"""The public-tree form: what a solver walks once per iteration, with hand vectors inside.
+
+A game whose actions are public and whose private state is each player's hand compiles to
+
+* a **public tree** in flat arrays, parents before children (node 0 is the root) and the children
+  of a node consecutive: ``kind`` (decision, chance, fold, showdown), ``player`` (who acts; at a
+  fold, who folded), ``first_child``/``n_children``, ``board`` (id of the public cards dealt so
+  far, an index into the terminal data), ``stake`` (at a fold what the folder loses, at a showdown
+  what the winner wins) and ``offset`` (where a decision node's [action x hand] block starts in
+  the acting player's flat arrays: entry ``offset + a * n_hands[p] + i`` is hand i, action a);
+* each player's **hands** (labels and initial weights, the range);
+* **terminal data** (:mod:`zerosum.public_tree.terminals`) that turns the opponent's reach vector
+  at a terminal into the value of each of the player's hands, chance already inside.
+
+Chance is folded into the terminal weights, so reach vectors carry only the players' own
+probabilities (times the ranges) and a chance node just passes them on.  Nothing is stored per
+history: memory is the information-set actions (regrets and average) plus one vector per node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
+KIND_NAMES = ("decision", "chance", "fold", "showdown")
+
+
+@dataclass(frozen=True)
+class PublicTree:
+    game_id: str
+    kind: np.ndarray  # int64 per node
+    player: np.ndarray  # int64: acting player (decision), folder (fold), -1 otherwise
+    parent: np.ndarray
+    first_child: np.ndarray
+    n_children: np.ndarray
+    board: np.ndarray  # board id per node
+    stake: np.ndarray  # float64
+    offset: np.ndarray  # int64: start of the node's block in the acting player's arrays, -1 elsewhere
+    labels: tuple[str, ...]  # public label per node; an information set is hand label + public label
+    action_labels: tuple[tuple[str, ...], ...]  # per node (empty for non-decisions)
+    hand_labels: tuple[tuple[str, ...], tuple[str, ...]]
+    ranges: tuple[np.ndarray, np.ndarray]  # initial weight of each hand (float64)
+    terminals: object  # DenseTerminals or SweepTerminals
+    histories: int  # histories the per-history tree of the same game would have
+    pot: float  # chips in the pot at the root
+    compile_s: float = 0.0
+    extra: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.kind)
+
+    @property
+    def n_hands(self) -> tuple[int, int]:
+        return len(self.ranges[0]), len(self.ranges[1])
+
+    def infoset_actions(self) -> tuple[int, int]:
+        """Per player: sum over its decision nodes of actions x hands (the length of its arrays)."""
+        out = []
+        for p in (0, 1):
+            mine = (self.kind == DECISION) & (self.player == p)
+            out.append(int(self.n_children[mine].sum()) * self.n_hands[p])
+        return out[0], out[1]
+
+    def decision_nodes(self, player: int) -> np.ndarray:
+        return np.flatnonzero((self.kind == DECISION) & (self.player == player))
+
+    def nbytes(self) -> int:
+        """Memory held by the form itself (tree arrays and terminal data)."""
+        arrays = (self.kind, self.player, self.parent, self.first_child, self.n_children, self.board, self.stake,
+                  self.offset, *self.ranges)
+        return sum(a.nbytes for a in arrays) + self.terminals.nbytes()
+
+    def sizes(self) -> dict:
+        counts = np.bincount(self.kind, minlength=4)
+        return {"form": "public-tree", "public_nodes": self.n_nodes,
+                **{f"{KIND_NAMES[k]}_nodes": int(counts[k]) for k in range(4)},
+                "hands": list(self.n_hands), "infoset_actions": sum(self.infoset_actions()),
+                "histories": self.histories, "pot": self.pot}
+
+
+class TreeBuilder:
+    """Collects public nodes breadth-first, so that parents precede children and siblings are consecutive."""
+
+    def __init__(self):
+        self.kind, self.player, self.parent, self.board, self.stake = [], [], [], [], []
+        self.labels, self.actions, self.first_child, self.n_children = [], [], [], []
+
+    def add(self, kind: int, player: int, parent: int, board: int, stake: float, label: str,
+            actions: tuple[str, ...] = ()) -> int:
+        self.kind.append(kind)
+        self.player.append(player)
+        self.parent.append(parent)
+        self.board.append(board)
+        self.stake.append(stake)
+        self.labels.append(label)
+        self.actions.append(tuple(actions))
+        self.first_child.append(-1)
+        self.n_children.append(0)
+        return len(self.kind) - 1
+
+    def finish(self, game_id: str, hand_labels, ranges, terminals, histories: int, pot: float,
+               compile_s: float = 0.0, **extra) -> PublicTree:
+        kind = np.array(self.kind, dtype=np.int64)
+        player = np.array(self.player, dtype=np.int64)
+        parent = np.array(self.parent, dtype=np.int64)
+        n = len(kind)
+        first = np.full(n, -1, dtype=np.int64)
+        count = np.bincount(parent[1:], minlength=n).astype(np.int64)
+        for c in range(n - 1, 0, -1):  # children are consecutive: the smallest id is the first
+            first[parent[c]] = c
+        if np.any(parent[1:] >= np.arange(1, n)):
+            raise AssertionError("public tree: a parent after its child")
+        n_hands = (len(ranges[0]), len(ranges[1]))
+        offset = np.full(n, -1, dtype=np.int64)
+        used = [0, 0]
+        for node in range(n):
+            if kind[node] == DECISION:
+                p = int(player[node])
+                offset[node] = used[p]
+                used[p] += int(count[node]) * n_hands[p]
+        return PublicTree(
+            game_id=game_id, kind=kind, player=player, parent=parent, first_child=first, n_children=count,
+            board=np.array(self.board, dtype=np.int64), stake=np.array(self.stake, dtype=np.float64),
+            offset=offset, labels=tuple(self.labels), action_labels=tuple(self.actions),
+            hand_labels=(tuple(hand_labels[0]), tuple(hand_labels[1])),
+            ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
+            terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)

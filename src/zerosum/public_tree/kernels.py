@@ -1,0 +1,224 @@
+"""The one Numba pass over the public tree: reach vectors down, value vectors up, hands inside.
+
+A pass is for one player p (the one whose values are computed).  Top-down, every node gets the
+opponent's reach vector (and, when updating, p's own reach); bottom-up, every node gets p's value
+vector (counterfactual: chance and the opponent inside, p's own probabilities not).  ``mode``:
+
+* UPDATE: at p's nodes, instantaneous regrets cfv(a) - v, the variant's regret rule
+  (:func:`zerosum.solvers.cfr.regret_update`, shared with the history tree) and the average
+  strategy accumulated with p's own reach (once per information set, by construction);
+* BEST_RESPONSE: the max over actions at p's nodes;
+* EXPECT: the expectation under p's strategy ``src_p``.
+
+A strategy is never stored: at any node it is the positive part of ``src`` normalized over the
+actions, uniform where none is positive.  That is regret matching on cumulative regrets and
+normalization on the average-strategy sums, so the same code reads either.  Returns
+sum_i range_p(i) * value_root(i), p's expected payoff.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..solvers.cfr import regret_update
+from .form import CHANCE_NODE, DECISION, FOLD
+
+UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
+
+
+@njit(cache=True)
+def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
+              strength, cs):
+    if evaluator == 0:
+        if p == 0:
+            n0, n1 = weight.shape[1], weight.shape[2]
+            m = weight[b] if is_fold else signed[b]
+            scale = (-st if folder == 0 else st) if is_fold else st
+            for i in range(n0):
+                s = 0.0
+                for j in range(n1):
+                    s += m[i, j] * opp[n, j]
+                val[n, i] = scale * s
+        else:
+            n0, n1 = weight.shape[1], weight.shape[2]
+            m = weight[b] if is_fold else signed[b]
+            scale = (-st if folder == 1 else st) if is_fold else -st
+            for j in range(n1):
+                val[n, j] = 0.0
+            for i in range(n0):
+                r = opp[n, i]
+                if r != 0.0:
+                    for j in range(n1):
+                        val[n, j] += m[i, j] * r
+            for j in range(n1):
+                val[n, j] *= scale
+        return
+    # sweep: both players share the hand list
+    for i in range(cards.shape[0]):
+        val[n, i] = 0.0
+    s0, s1 = start[b], start[b + 1]
+    c = const[b]
+    for k in range(52):
+        cs[k] = 0.0
+    if is_fold:
+        total = 0.0
+        for m in range(s0, s1):
+            j = order[m]
+            r = opp[n, j]
+            total += r
+            cs[cards[j, 0]] += r
+            cs[cards[j, 1]] += r
+        scale = (-st if folder == p else st) * c
+        for m in range(s0, s1):
+            i = order[m]
+            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[n, i])
+        return
+    scale = st * c
+    # upward: wins against strictly weaker hands that share no card
+    total = 0.0
+    m = s0
+    while m < s1:
+        g = m
+        while g < s1 and strength[g] == strength[m]:
+            g += 1
+        for k in range(m, g):
+            i = order[k]
+            val[n, i] = total - cs[cards[i, 0]] - cs[cards[i, 1]]
+        for k in range(m, g):
+            j = order[k]
+            r = opp[n, j]
+            total += r
+            cs[cards[j, 0]] += r
+            cs[cards[j, 1]] += r
+        m = g
+    for k in range(52):
+        cs[k] = 0.0
+    total = 0.0
+    m = s1 - 1
+    while m >= s0:
+        g = m
+        while g >= s0 and strength[g] == strength[m]:
+            g -= 1
+        for k in range(m, g, -1):
+            i = order[k]
+            val[n, i] = scale * (val[n, i] - (total - cs[cards[i, 0]] - cs[cards[i, 1]]))
+        for k in range(m, g, -1):
+            j = order[k]
+            r = opp[n, j]
+            total += r
+            cs[cards[j, 0]] += r
+            cs[cards[j, 1]] += r
+        m = g
+
+
+@njit(cache=True)
+def walk(kind, player, first_child, n_children, board, stake, offset,
+         evaluator, weight, signed, cards, const, order, start, strength,
+         p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
+         opp, own, val, cs):
+    """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers,
+    cs 52 floats of scratch for the sweep."""
+    n_nodes = len(kind)
+    n_p = len(range_p)
+    n_o = len(range_o)
+    for j in range(n_o):
+        opp[0, j] = range_o[j]
+    if mode == 0:
+        for i in range(n_p):
+            own[0, i] = range_p[i]
+    # --- top-down -------------------------------------------------------------------------------
+    for n in range(n_nodes):
+        k = kind[n]
+        if k >= FOLD:
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        if k == CHANCE_NODE or player[n] == p:
+            for c in range(c0, c0 + na):
+                for j in range(n_o):
+                    opp[c, j] = opp[n, j]
+        if k == CHANCE_NODE or player[n] != p:
+            if mode == 0:
+                for c in range(c0, c0 + na):
+                    for i in range(n_p):
+                        own[c, i] = own[n, i]
+        if k != DECISION:
+            continue
+        o = offset[n]
+        if player[n] != p:
+            for j in range(n_o):
+                total = 0.0
+                for a in range(na):
+                    x = src_o[o + a * n_o + j]
+                    if x > 0.0:
+                        total += x
+                for a in range(na):
+                    x = src_o[o + a * n_o + j]
+                    if total > 0.0:
+                        s = x / total if x > 0.0 else 0.0
+                    else:
+                        s = 1.0 / na
+                    opp[c0 + a, j] = opp[n, j] * s
+        elif mode == 0:
+            for i in range(n_p):
+                total = 0.0
+                for a in range(na):
+                    x = src_p[o + a * n_p + i]
+                    if x > 0.0:
+                        total += x
+                for a in range(na):
+                    x = src_p[o + a * n_p + i]
+                    if total > 0.0:
+                        s = x / total if x > 0.0 else 0.0
+                    else:
+                        s = 1.0 / na
+                    reach = own[n, i] * s
+                    own[c0 + a, i] = reach
+                    avg_p[o + a * n_p + i] += avg_weight * reach
+    # --- bottom-up ------------------------------------------------------------------------------
+    for n in range(n_nodes - 1, -1, -1):
+        k = kind[n]
+        if k >= FOLD:
+            _terminal(n, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight, signed, cards,
+                      const, order, start, strength, cs)
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        if k == CHANCE_NODE or player[n] != p:
+            for i in range(n_p):
+                val[n, i] = val[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n_p):
+                    val[n, i] += val[c, i]
+            continue
+        o = offset[n]
+        for i in range(n_p):
+            if mode == 1:
+                best = val[c0, i]
+                for a in range(1, na):
+                    if val[c0 + a, i] > best:
+                        best = val[c0 + a, i]
+                val[n, i] = best
+                continue
+            total = 0.0
+            for a in range(na):
+                x = src_p[o + a * n_p + i]
+                if x > 0.0:
+                    total += x
+            v = 0.0
+            for a in range(na):
+                x = src_p[o + a * n_p + i]
+                if total > 0.0:
+                    s = x / total if x > 0.0 else 0.0
+                else:
+                    s = 1.0 / na
+                v += s * val[c0 + a, i]
+            if mode == 0:
+                for a in range(na):
+                    e = o + a * n_p + i
+                    src_p[e] = regret_update(src_p[e], val[c0 + a, i] - v, pre, pos, neg, floor)
+            val[n, i] = v
+    out = 0.0
+    for i in range(n_p):
+        out += range_p[i] * val[0, i]
+    return out

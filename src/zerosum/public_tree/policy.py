@@ -1,0 +1,118 @@
+"""A policy on the public tree: per player, per decision node, an [action x hand] probability table.
+
+Saved as JSON (never pickle)::
+
+    {"format": "zerosum.public-policy", "version": 1, "game": "poker(...)",
+     "hands": [[hand labels of player 0], [of player 1]],
+     "nodes": [{"node": 0, "public": ":", "player": 0, "actions": ["c", "r"],
+                "probs": [[p(c | hand 0), p(c | hand 1), ...], [p(r | hand 0), ...]]}, ...]}
+
+``public`` is the public label (board cards dealt, betting per round); an information set is a
+hand label followed by the public label (as on the history tree of the poker family).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..errors import ZerosumError
+from ..policy import write_text_atomic
+from .form import DECISION, PublicTree
+
+FORMAT = "zerosum.public-policy"
+VERSION = 1
+
+
+def normalized(tree: PublicTree, player: int, sums: np.ndarray) -> np.ndarray:
+    """Positive parts of ``sums`` normalized over each node's actions, per hand (uniform where none is
+    positive): regret matching on regrets, the average strategy on average sums."""
+    out = np.empty(len(sums))
+    n = tree.n_hands[player]
+    for node in tree.decision_nodes(player):
+        o, na = tree.offset[node], tree.n_children[node]
+        block = np.maximum(np.asarray(sums[o:o + na * n], dtype=np.float64).reshape(na, n), 0.0)
+        total = block.sum(axis=0)
+        safe = np.where(total > 0, total, 1.0)
+        out[o:o + na * n] = np.where(total > 0, block / safe, 1.0 / na).ravel()
+    return out
+
+
+class PublicPolicy:
+    """Behavioral strategies of both players, flat in the solver's layout."""
+
+    def __init__(self, tree: PublicTree, probs):
+        self.tree = tree
+        self.probs = [np.asarray(p, dtype=np.float64) for p in probs]
+
+    @classmethod
+    def from_sums(cls, tree: PublicTree, sums) -> PublicPolicy:
+        return cls(tree, [normalized(tree, p, sums[p]) for p in (0, 1)])
+
+    def table(self, node: int) -> np.ndarray:
+        """[actions x hands] probabilities of the player acting at ``node``."""
+        t = self.tree
+        p = int(t.player[node])
+        n, o, na = t.n_hands[p], t.offset[node], t.n_children[node]
+        return self.probs[p][o:o + na * n].reshape(na, n)
+
+    def to_tabular(self, compiled_game):
+        """The same policy on the history tree (poker family: infoset = hand label + public label)."""
+        from ..policy import TabularPolicy
+
+        probs = [tp.uniform() for tp in compiled_game.treeplexes]
+        t = self.tree
+        for node in np.flatnonzero(t.kind == DECISION):
+            p = int(t.player[node])
+            tp = compiled_game.treeplexes[p]
+            table = self.table(node)
+            for i, hand in enumerate(t.hand_labels[p]):
+                k = tp.index.get(hand + t.labels[node])
+                if k is not None:  # hands the deal cannot give here have no information set there
+                    f = tp.infoset_first[k]
+                    probs[p][f:f + tp.infoset_size[k]] = table[:, i]
+        return TabularPolicy(compiled_game, probs)
+
+    def to_dict(self) -> dict:
+        t = self.tree
+        nodes = []
+        for node in np.flatnonzero(t.kind == DECISION):
+            nodes.append({"node": int(node), "public": t.labels[node], "player": int(t.player[node]),
+                          "actions": list(t.action_labels[node]),
+                          "probs": [[round(float(x), 9) for x in row] for row in self.table(node)]})
+        return {"format": FORMAT, "version": VERSION, "game": t.game_id,
+                "hands": [list(t.hand_labels[0]), list(t.hand_labels[1])], "nodes": nodes}
+
+    def save(self, path) -> None:
+        write_text_atomic(path, json.dumps(self.to_dict(), separators=(",", ":")))
+
+    @classmethod
+    def from_dict(cls, tree: PublicTree, data: dict, source: str = "policy") -> PublicPolicy:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ZerosumError(f"{source} is not a zerosum public-tree policy file")
+        if data.get("version") != VERSION or data.get("game") != tree.game_id:
+            raise ZerosumError(f"{source} was made for {data.get('game')!r} (version {data.get('version')}), "
+                               f"not {tree.game_id!r}")
+        probs = [np.zeros(n) for n in tree.infoset_actions()]
+        seen = set()
+        for entry in data.get("nodes", []):
+            node = entry.get("node")
+            if not isinstance(node, int) or not 0 <= node < tree.n_nodes or tree.kind[node] != DECISION:
+                raise ZerosumError(f"{source}: no decision node {node!r}")
+            p = int(tree.player[node])
+            table = np.asarray(entry.get("probs"), dtype=float)
+            na, n = tree.n_children[node], tree.n_hands[p]
+            if table.shape != (na, n) or np.any(table < 0) or not np.all(np.isfinite(table)):
+                raise ZerosumError(f"{source}: node {node} needs {na} x {n} probabilities")
+            o = tree.offset[node]
+            probs[p][o:o + na * n] = table.ravel()
+            seen.add(node)
+        if len(seen) != len(np.flatnonzero(tree.kind == DECISION)):
+            raise ZerosumError(f"{source}: some decision nodes are missing")
+        return cls.from_sums(tree, probs)
+
+    def evaluate(self) -> dict:
+        from .solver import nash_conv_public
+
+        return nash_conv_public(self.tree, self.probs)

@@ -1,0 +1,190 @@
+"""CFR-family solvers on the public tree, with the variant rules of :mod:`zerosum.solvers`.
+
+A public-tree solver is the history-tree variant class (CFR+, LCFR, DCFR, ...) with the driver
+below mixed in underneath it: the variant keeps its own :meth:`regret_rule` and
+:meth:`average_weight` (one copy of each rule, used by both forms); the driver replaces the
+arrays and the pass.  Per player, ``regrets[p]`` and ``average[p]`` are flat arrays of
+[decision node x action x hand] (see :mod:`zerosum.public_tree.form`); the current strategy is
+regret matching on ``regrets`` and is never stored.  Updates alternate (player 0, then player 1
+against player 0's new strategy), as on the history tree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ZerosumError
+from ..solvers.base import check_state
+from ..solvers.cfr import CFRPlusSolver, CFRSolver
+from ..solvers.dcfr import DCFRSolver
+from ..solvers.lcfr import LCFRSolver
+from . import kernels
+from .form import PublicTree
+
+DTYPES = ("float64", "float32")
+
+
+def as_public_tree(game) -> PublicTree:
+    if isinstance(game, PublicTree):
+        return game
+    from .compile import public_tree
+
+    return public_tree(game)
+
+
+class Workspace:
+    """The per-node vectors of one pass, allocated once per tree."""
+
+    def __init__(self, tree: PublicTree, dtype):
+        width = max(tree.n_hands)
+        self.opp = np.zeros((tree.n_nodes, width), dtype=dtype)
+        self.own = np.zeros((tree.n_nodes, width), dtype=dtype)
+        self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
+        self.cs = np.zeros(52, dtype=dtype)
+        self.tree = tree
+        self.args = (tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake, tree.offset,
+                     *tree.terminals.kernel_args())
+        self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
+        self.empty = np.zeros(0, dtype=dtype)
+
+    def nbytes(self) -> int:
+        return self.opp.nbytes + self.own.nbytes + self.val.nbytes
+
+    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None) -> float:
+        pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
+        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
+        return kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode,
+                            self.empty if avg_p is None else avg_p, float(weight), float(pre), float(pos), float(neg),
+                            bool(floor), self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], self.cs)
+
+
+def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
+    """Best-response values of both players against the strategies read from ``src`` (regrets or
+    average sums, normalized per hand), the profile's value, and NashConv: three passes."""
+    ws = workspace or Workspace(tree, np.float64)
+    br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
+    value = ws.walk(0, src[0], src[1], kernels.EXPECT)
+    return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+            "nash_conv": max(float(br0 + br1), 0.0)}
+
+
+class PublicTreeCFR(CFRSolver):
+    """Vanilla CFR on the public tree; the base of every public-tree variant."""
+
+    name = "cfr"
+    form = "public-tree"
+    dtype = "float64"
+
+    def __init__(self, game, alternating: bool = True):
+        if not alternating:
+            raise ZerosumError("the public tree runs alternating updates only")
+        self.alternating = True
+        self.tree = as_public_tree(game)
+        self.game = self.tree
+        self.iteration = 0
+        self.nodes_touched = 0
+        dt = np.dtype(self.dtype)
+        ia = self.tree.infoset_actions()
+        self.regrets = [np.zeros(n, dtype=dt) for n in ia]
+        self.average = [np.zeros(n, dtype=dt) for n in ia]
+        self.workspace = Workspace(self.tree, dt)
+        self._eval_workspace = None
+
+    # the history tree's per-sequence attributes do not exist here
+    strategy = plan = average_plan = trees = None
+
+    def iterate(self, n: int = 1) -> None:
+        ws = self.workspace
+        for _ in range(n):
+            self.iteration += 1
+            self.begin_iteration()
+            w = self.average_weight()
+            for p in (0, 1):
+                rule = self.regret_rule()
+                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
+                self.nodes_touched += self.tree.n_nodes
+
+    # --- results -------------------------------------------------------------------------------
+    def _evaluate(self, src) -> dict:
+        if self._eval_workspace is None:
+            self._eval_workspace = self.workspace if self.workspace.opp.dtype == np.float64 else \
+                Workspace(self.tree, np.float64)
+        src = [np.asarray(s, dtype=np.float64) for s in src]
+        return nash_conv_public(self.tree, src, self._eval_workspace)
+
+    def average_source(self):
+        """What the average strategy is read from (the average sums; uniform before any iteration)."""
+        return self.average
+
+    def checkpoint(self) -> dict:
+        avg = self._evaluate(self.average_source())
+        cur = self._evaluate(self.regrets)
+        return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
+                "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
+
+    def average_policy(self):
+        from .policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.average_source())
+
+    def current_policy(self):
+        from .policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.regrets)
+
+    def nbytes(self) -> int:
+        """Solver state (regrets and average) plus the pass's per-node vectors."""
+        return sum(a.nbytes for a in self.regrets + self.average) + self.workspace.nbytes()
+
+    # --- saving and resuming ------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        state = {"solver": np.array(self.name), "game": np.array(self.tree.game_id), "form": np.array(self.form),
+                 "dtype": np.array(self.dtype), "iteration": np.array(self.iteration),
+                 "nodes_touched": np.array(self.nodes_touched), "alternating": np.array(True)}
+        for p in (0, 1):
+            state[f"regrets{p}"] = self.regrets[p]
+            state[f"average{p}"] = self.average[p]
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        check_state(state, self.name, self.tree.game_id)
+        if str(state.get("form", "history-tree")) != self.form:
+            raise ZerosumError(f"the saved state is for the {state.get('form', 'history-tree')} form, not {self.form}")
+        if str(state.get("dtype")) != self.dtype:
+            raise ZerosumError(f"the saved state holds {state.get('dtype')}, not {self.dtype}; "
+                               f"pass --option dtype={state.get('dtype')}")
+        for p in (0, 1):
+            for key, arrs in (("regrets", self.regrets), ("average", self.average)):
+                saved = np.asarray(state[f"{key}{p}"])
+                if saved.shape != arrs[p].shape:
+                    raise ZerosumError(f"the saved state's {key} do not match this game's public tree")
+                arrs[p][:] = saved
+        self.iteration = int(state["iteration"])
+        self.nodes_touched = int(state["nodes_touched"])
+
+
+#: variants available on the public tree (PCFR+ and PDCFR+ build their next strategy from a
+#: prediction bottom-up, which this pass does not do yet)
+VARIANTS = {"cfr": None, "cfr+": CFRPlusSolver, "lcfr": LCFRSolver, "dcfr": DCFRSolver}
+_CLASSES: dict = {}
+
+
+def public_solver_class(name: str, dtype: str = "float64"):
+    """The public-tree class of variant ``name``: (variant, driver) so the variant's rules win."""
+    if name not in VARIANTS:
+        raise ZerosumError(f"{name} does not run on the public tree; use one of {', '.join(VARIANTS)} "
+                           f"or --form history-tree")
+    if dtype not in DTYPES:
+        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
+    key = (name, dtype)
+    if key not in _CLASSES:
+        variant = VARIANTS[name]
+        bases = (PublicTreeCFR,) if variant is None else (variant, PublicTreeCFR)
+        _CLASSES[key] = type(f"PublicTree{'' if variant is None else variant.__name__}", bases, {"dtype": dtype})
+    return _CLASSES[key]
+
+
+def public_solver(name: str, game, dtype: str = "float64", **options):
+    """A public-tree solver of variant ``name`` on ``game`` (a PublicTree or a game that has one)."""
+    return public_solver_class(name, dtype)(game, **options)

@@ -1,0 +1,77 @@
+"""Terminal evaluators: the value of each of a player's hands at a public terminal, chance inside.
+
+At a terminal on board b with stake s, player 0's hand i is worth
+``s * sum_j W(i, j, b) * sign(i, j, b) * reach1(j)`` (sign = +-1 at a fold by who folded, the
+showdown result otherwise), where W(i, j, b) is the chance probability of that deal.
+
+* :class:`DenseTerminals` stores per board the matrices W and W * sign ([n0 x n1]).  Any payoff
+  works; the rank-only poker family uses it (W counts copies of ranks, so it is not 0/1).
+* :class:`SweepTerminals` is for card games where W = const(b) * [the hands and the board share no
+  card] and the showdown is decided by a strength order: per board the live hands sorted by
+  strength (done once, at compile time); a fold is the opponent's total reach minus the reach of
+  hands holding either of my cards plus the identical hand (subtracted twice); a showdown is an
+  upward sweep (reach of weaker hands, minus those sharing a card) and a downward one, ties
+  grouped.  O(n + 52) per terminal instead of O(n^2).  Both players share one hand list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+DENSE, SWEEP = 0, 1
+
+
+@dataclass(frozen=True)
+class DenseTerminals:
+    weight: np.ndarray  # [boards, n0, n1] chance probability of the deal
+    signed: np.ndarray  # [boards, n0, n1] weight * showdown sign for player 0
+
+    kind = DENSE
+
+    def nbytes(self) -> int:
+        return self.weight.nbytes + self.signed.nbytes
+
+    def kernel_args(self):
+        e2 = np.zeros((0, 2), dtype=np.int64)
+        e1 = np.zeros(0, dtype=np.int64)
+        return (DENSE, self.weight, self.signed, e2, np.zeros(0), e1, e1, e1)
+
+
+@dataclass(frozen=True)
+class SweepTerminals:
+    cards: np.ndarray  # [n, 2] the two cards of each hand (same list for both players)
+    const: np.ndarray  # [boards] chance probability of any one compatible deal on that board
+    order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated)
+    start: np.ndarray  # [boards + 1] where each board's slice of ``order`` starts
+    strength: np.ndarray  # parallel to ``order``: the strength (equal = tie)
+
+    kind = SWEEP
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.cards, self.const, self.order, self.start, self.strength))
+
+    def kernel_args(self):
+        e3 = np.zeros((0, 0, 0))
+        return (SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength)
+
+    def dense(self, n_boards: int | None = None) -> DenseTerminals:
+        """The same terminals as dense matrices (for tests; O(n^2) memory per board)."""
+        n = len(self.cards)
+        boards = len(self.const) if n_boards is None else n_boards
+        weight = np.zeros((boards, n, n))
+        signed = np.zeros((boards, n, n))
+        c = self.cards
+        share = ((c[:, None, 0] == c[None, :, 0]) | (c[:, None, 0] == c[None, :, 1]) |
+                 (c[:, None, 1] == c[None, :, 0]) | (c[:, None, 1] == c[None, :, 1]))
+        for b in range(boards):
+            live = self.order[self.start[b]:self.start[b + 1]]
+            strength = np.full(n, -1, dtype=np.int64)
+            strength[live] = self.strength[self.start[b]:self.start[b + 1]]
+            ok = np.zeros(n, dtype=bool)
+            ok[live] = True
+            w = self.const[b] * (ok[:, None] & ok[None, :] & ~share)
+            weight[b] = w
+            signed[b] = w * np.sign(strength[:, None] - strength[None, :])
+        return DenseTerminals(weight, signed)

@@ -1,0 +1,128 @@
+"""The public-tree form on the poker family: same CFR+/DCFR run as the history tree, same NashConv
+of the same policy, Kuhn's value, save/resume, and the policy file."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from zerosum import load_game
+from zerosum.compiled import compile_game
+from zerosum.errors import ZerosumError
+from zerosum.evaluation import evaluate
+from zerosum.public_tree.compile import public_tree
+from zerosum.public_tree.policy import PublicPolicy
+from zerosum.public_tree.solver import public_solver
+from zerosum.solvers import SOLVERS
+
+KUHN = dict(ranks=3, copies=1, rounds=1, raises=1, bets=[1])
+MEMBERS = [KUHN, {}, dict(ranks=6), dict(ranks=13, copies=4, raises=3)]
+
+
+@pytest.fixture(scope="module", params=range(len(MEMBERS)), ids=["kuhn", "leduc", "ranks6", "ranks13x4"])
+def member(request):
+    g = load_game("poker", **MEMBERS[request.param])
+    return compile_game(g), public_tree(g)
+
+
+def _perturbed(cg):
+    """The same game with every payoff one ulp larger: how far rounding alone moves a run."""
+    a = cg.payoff.copy()
+    a.data = a.data * (1 + 2.0 ** -52)
+    return dataclasses.replace(cg, payoff=a, payoff_t=a.T.tocsr())
+
+
+@pytest.mark.parametrize("name", ["cfr+", "dcfr"])
+def test_same_run_as_history_tree(member, name):
+    cg, tree = member
+    hist, pub = SOLVERS[name](cg), public_solver(name, tree)
+    for it in (10, 100):
+        a, b = hist.run(it)[-1], pub.run(it)[-1]
+        keys = ("nash_conv_average", "nash_conv_current", "value_average") if it == 10 else \
+            ("nash_conv_average", "value_average")  # the current strategy is the chaotic part
+        for key in keys:
+            # after 10 iterations to 1e-9.  After 100, CFR+'s and DCFR's dynamics amplify rounding
+            # differences (two summation orders): the history tree against itself with every payoff
+            # one ulp larger drifts by up to 2.5e-6 (DCFR, Leduc; see test_rounding_alone_drifts),
+            # and on 13x4 the regret gap grows smoothly, x10 per ~8 iterations, from 1e-15 at
+            # iteration 5: there the bound is 1e-9 or 1% of the figure, which a wrong pass would miss
+            bound = 1e-9 if it == 10 else max(1e-9, 1e-2 * abs(a[key]))
+            assert abs(a[key] - b[key]) <= bound, (it, key, a[key], b[key])
+        # exact NashConv of one policy, computed on both forms
+        policy = pub.average_policy()
+        on_history = evaluate(cg, policy.to_tabular(cg))
+        mine = policy.evaluate()
+        assert abs(on_history.nash_conv - mine["nash_conv"]) < 1e-9
+        assert abs(on_history.value - mine["value"]) < 1e-9
+
+
+def test_rounding_alone_drifts():
+    """Why 100 iterations are compared more loosely: the history tree against itself moved by one ulp."""
+    cg = compile_game(load_game("poker"))
+    a, c = SOLVERS["dcfr"](cg).run(100)[-1], SOLVERS["dcfr"](_perturbed(cg)).run(100)[-1]
+    assert abs(a["nash_conv_average"] - c["nash_conv_average"]) > 1e-9
+
+
+def test_kuhn_value_and_sizes():
+    tree = public_tree(load_game("poker", **KUHN))
+    assert tree.n_nodes == 9 and tree.infoset_actions() == (12, 12)  # 2 nodes x 2 actions x 3 hands per player
+    solver = public_solver("cfr+", tree)
+    last = solver.run(2000)[-1]
+    assert abs(last["value_average"] + 1 / 18) < 1e-3
+    assert last["nash_conv_average"] < 2e-3
+
+
+def test_uniform_nash_conv_of_leduc():
+    tree = public_tree(load_game("poker"))
+    solver = public_solver("cfr", tree)
+    assert abs(solver.checkpoint()["nash_conv_average"] - 4.747222222222222) < 1e-12  # Lab 15's figure
+
+
+def test_save_resume_and_dtype(tmp_path):
+    tree = public_tree(load_game("poker", ranks=4))
+    full = public_solver("dcfr", tree)
+    full.run(30)
+    half = public_solver("dcfr", tree)
+    half.run(15)
+    np.savez(tmp_path / "s.npz", **half.state_dict())
+    resumed = public_solver("dcfr", tree)
+    resumed.load_state_dict(dict(np.load(tmp_path / "s.npz")))
+    resumed.run(30)
+    for p in (0, 1):
+        assert np.array_equal(resumed.regrets[p], full.regrets[p])
+        assert np.array_equal(resumed.average[p], full.average[p])
+    with pytest.raises(ZerosumError, match="cfr\\+"):
+        public_solver("cfr+", tree).load_state_dict(half.state_dict())
+    with pytest.raises(ZerosumError, match="float64"):
+        public_solver("dcfr", tree, dtype="float32").load_state_dict(half.state_dict())
+    single = public_solver("dcfr", tree, dtype="float32")
+    single.run(30)
+    assert single.regrets[0].dtype == np.float32
+    assert single.nbytes() * 2 == pytest.approx(full.nbytes(), rel=1e-9)
+    assert abs(single.checkpoint()["nash_conv_average"] - full.checkpoint()["nash_conv_average"]) < 1e-4
+
+
+def test_policy_file_round_trip(tmp_path):
+    tree = public_tree(load_game("poker"))
+    solver = public_solver("cfr+", tree)
+    solver.run(50)
+    policy = solver.average_policy()
+    policy.save(tmp_path / "p.json")
+    data = json.loads((tmp_path / "p.json").read_text())
+    assert data["format"] == "zerosum.public-policy" and data["hands"][0] == ["J", "Q", "K"]
+    back = PublicPolicy.from_dict(tree, data)
+    assert abs(back.evaluate()["nash_conv"] - policy.evaluate()["nash_conv"]) < 1e-7
+    data["nodes"].pop()
+    with pytest.raises(ZerosumError, match="missing"):
+        PublicPolicy.from_dict(tree, data)
+
+
+def test_variants_outside_the_public_tree_are_refused():
+    tree = public_tree(load_game("poker", **KUHN))
+    with pytest.raises(ZerosumError, match="public tree"):
+        public_solver("pcfr+", tree)
+    with pytest.raises(ZerosumError, match="alternating"):
+        public_solver("cfr", tree, alternating=False)
