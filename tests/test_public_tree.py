@@ -18,8 +18,8 @@ from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
 from zerosum.solvers import SOLVERS
 
-KUHN = dict(ranks=3, copies=1, rounds=1, raises=1, bets=[1])
-MEMBERS = [KUHN, {}, dict(ranks=6), dict(ranks=13, copies=4, raises=3)]
+KUHN = {"ranks": 3, "copies": 1, "rounds": 1, "raises": 1, "bets": [1]}
+MEMBERS = [KUHN, {}, {"ranks": 6}, {"ranks": 13, "copies": 4, "raises": 3}]
 
 
 @pytest.fixture(scope="module", params=range(len(MEMBERS)), ids=["kuhn", "leduc", "ranks6", "ranks13x4"])

@@ -137,11 +137,10 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             for c in range(c0, c0 + na):
                 for j in range(n_o):
                     opp[c, j] = opp[n, j]
-        if k == CHANCE_NODE or player[n] != p:
-            if mode == 0:
-                for c in range(c0, c0 + na):
-                    for i in range(n_p):
-                        own[c, i] = own[n, i]
+        if mode == 0 and (k == CHANCE_NODE or player[n] != p):
+            for c in range(c0, c0 + na):
+                for i in range(n_p):
+                    own[c, i] = own[n, i]
         if k != DECISION:
             continue
         o = offset[n]
@@ -196,8 +195,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             if mode == 1:
                 best = val[c0, i]
                 for a in range(1, na):
-                    if val[c0 + a, i] > best:
-                        best = val[c0 + a, i]
+                    best = max(best, val[c0 + a, i])
                 val[n, i] = best
                 continue
             total = 0.0
