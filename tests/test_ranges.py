@@ -44,6 +44,7 @@ def classes(weights):
         ("", 1326),
         ("random", 1326),
         ("ALL", 1326),
+        (None, 1326),
     ],
 )
 def test_combo_counts(text, combos):

@@ -8,7 +8,7 @@ a later token overrides an earlier one on the pairs they share):
   (KTs, KJs, KQs), so ``T9o+`` is T9o alone and ``T7o+`` is T7o, T8o, T9o;
 - ``JJ-88`` and ``A5s-A2s`` inclusive spans (same top card and suitedness for non-pairs);
 - ``AhKh`` one exact combo;
-- ``""``, ``random``, ``all`` every pair.
+- ``""`` (or None), ``random``, ``all`` every pair.
 
 Pairs that hold a dead card (the board) get weight 0. An exact combo that holds a dead card, or a
 range left with no weight at all, is refused: both are mistakes worth a message, not a silent
@@ -129,7 +129,7 @@ def parse_range(text: str, dead=()) -> np.ndarray:
     dead_list = [int(c) for c in dead]
     dead_cards[dead_list] = True
     removed = dead_mask(dead_list)
-    whole = str(text).strip()
+    whole = "" if text is None else str(text).strip()
     weights = np.zeros(N_PAIRS, dtype=np.float64)
     if whole.lower() in _UNIFORM:
         weights[:] = 1.0
