@@ -1,4 +1,4 @@
-"""Policy-space response oracles (Lanctot et al. 2017) with an exact best-response oracle.
+"""Policy-space response oracles (Lanctot et al. 2017) with an exact or a learned best-response oracle.
 
 Each player keeps a *population* of strategies, starting with the uniform one.  An iteration
 chooses a *meta-strategy* (a distribution over each population) with a meta-solver, measures it,
@@ -26,9 +26,20 @@ both players' best responses answer the meta-strategies of the same iteration):
   as a best response that only visits the histories with positive weight would.  This changes no
   best-response value, but it changes what the opponent later answers: with the first action
   there instead, iterated best response reads 10.667 at iteration 5 instead of the lab's 6.761.
+
+Learned oracles (``oracle=q-learning|policy-gradient|dqn``, ``hands=N``): the best response is
+replaced by a learner that plays N hands against the opponent's meta-strategy (a member drawn per
+hand; :mod:`zerosum.learning`).  Each checkpoint still measures everything exactly: the
+meta-strategy's NashConv, and each oracle call's error (the exact best-response value minus the
+exact value of the learned response against the same meta-strategy).  With ``payoffs=sampled``
+the empirical game's entries are averages of ``eval_hands`` simulated hands instead of exact
+expected values.  Oracle call (population size k, player p) draws random stream 2k + p from
+``seed``, entry (i, j) its own stream, so a resumed run repeats the uninterrupted one.
 """
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 
@@ -38,6 +49,12 @@ from ..policy import TabularPolicy, as_compiled
 from ..sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
 from .base import check_iterations
 from .nodes import node_counter
+
+#: names accepted by ``oracle`` (the learned ones live in zerosum.learning)
+ORACLE_NAMES = ("exact", "q-learning", "policy-gradient", "dqn")
+PAYOFFS = ("exact", "sampled")
+#: random streams of the sampled empirical-game entries start here (oracle calls use 2k + p)
+_ENTRY_STREAM = 1 << 40
 
 #: names accepted by ``meta_solver``
 META_SOLVERS = ("latest", "uniform", "nash")
@@ -185,7 +202,8 @@ class PSROSolver:
     name = "psro"
 
     def __init__(self, game, meta_solver: str = "nash", lp_method: str = "highs", reverse: bool = False,
-                 capacity: int = 16):
+                 capacity: int = 16, oracle: str = "exact", hands: int | None = None, payoffs: str = "exact",
+                 eval_hands: int | None = None, seed: int = 0, oracle_options: dict | None = None):
         if meta_solver not in META_SOLVERS:
             raise ZerosumError(f"unknown meta-solver {meta_solver!r}; choose one of {', '.join(META_SOLVERS)}")
         if lp_method not in LP_METHODS:
@@ -194,11 +212,67 @@ class PSROSolver:
         self.meta_solver = meta_solver
         self.lp_method = lp_method
         self.reverse = bool(reverse)
+        self._setup_learning(oracle, hands, payoffs, eval_hands, seed, oracle_options)
         self.empirical = EmpiricalGame(self.game, capacity)
         for p, tree in enumerate(self.game.treeplexes):
-            self.empirical.add(p, realization_plan(tree, tree.uniform()))
+            self._add_member(p, tree.uniform())
         self._measured = None  # (meta, plans, BR values, BR strategies) of the current population
         self._oracle_nodes: dict[int, int] = {}  # population size -> nodes touched by its two oracle calls
+        self._oracle_errors: dict[int, tuple[float, float]] = {}  # population size -> errors of its two calls
+        self._hands: dict[int, int] = {0: self._entry_hands}  # population size -> hands played to reach it
+        self._entry_hands = 0
+
+    def _setup_learning(self, oracle, hands, payoffs, eval_hands, seed, oracle_options) -> None:
+        from ..learning.simulator import check_hands, check_seed
+
+        if oracle not in ORACLE_NAMES:
+            raise ZerosumError(f"unknown oracle {oracle!r}; choose one of {', '.join(ORACLE_NAMES)}")
+        if payoffs not in PAYOFFS:
+            raise ZerosumError(f"payoffs must be exact or sampled, got {payoffs!r}")
+        if oracle == "exact" and (hands is not None or oracle_options):
+            raise ZerosumError("the exact oracle plays no hands: hands and oracle_options need a learned oracle")
+        if payoffs == "exact" and eval_hands is not None:
+            raise ZerosumError("eval_hands needs payoffs=sampled")
+        if oracle_options is not None and not isinstance(oracle_options, dict):
+            raise ZerosumError("oracle_options must be a JSON object, e.g. '{\"epsilon\": 0.5}'")
+        self.oracle = oracle
+        self.hands = 0 if oracle == "exact" else check_hands(10000 if hands is None else hands)
+        self.payoffs = payoffs
+        self.eval_hands = 0 if payoffs == "exact" else check_hands(10000 if eval_hands is None else eval_hands,
+                                                                   "eval_hands")
+        self.seed = check_seed(seed)
+        self.oracle_options = dict(oracle_options or {})
+        self._learner = None
+        self._simulator = None
+        if oracle != "exact":
+            from ..learning.oracle import make_oracle
+
+            self._learner = make_oracle(oracle, self.game, self.hands, self.seed, **self.oracle_options)
+            self._simulator = self._learner.sim
+        elif payoffs == "sampled":
+            from ..learning.simulator import Simulator
+
+            self._simulator = Simulator(self.game)
+        self._behavioral: list[list[np.ndarray]] = [[], []]  # members as behavioral strategies
+        self._entry_hands = 0  # hands spent estimating entries, not yet booked to an iteration
+
+    def _add_member(self, player: int, strategy: np.ndarray) -> None:
+        """Add a member given by its behavioral strategy; sample its entries if asked to."""
+        tree = self.game.treeplexes[player]
+        k = self.empirical.add(player, realization_plan(tree, strategy))
+        self._behavioral[player].append(strategy)
+        if self.payoffs == "sampled":
+            self._sample_entries(player, k)
+
+    def _sample_entries(self, player: int, k: int) -> None:
+        emp = self.empirical
+        for j in range(emp.size[1 - player]):
+            i0, i1 = (k, j) if player == 0 else (j, k)
+            pair = [self._behavioral[0][i0], self._behavioral[1][i1]]
+            out = self._simulator.play_profile(pair, seed=self.seed, stream=_ENTRY_STREAM + (i0 << 20) + i1,
+                                               hands=self.eval_hands)
+            emp.matrix[i0, i1] = float(out.mean())
+            self._entry_hands += self.eval_hands
 
     @property
     def iteration(self) -> int:
@@ -218,17 +292,42 @@ class PSROSolver:
             plans = [self.empirical.mixture_plan(p, meta[p]) for p in (0, 1)]
             brs = [best_response_oracle(self.game, p, plans[1 - p]) for p in (0, 1)]
             self._measured = (meta, plans, [b[0] for b in brs], [b[1] for b in brs])
-            counter = node_counter(self.game)  # each oracle call is one full-width pass (solvers/nodes.py)
-            self._oracle_nodes[self.iteration] = sum(counter.full_width_pass(p, plans[1 - p]) for p in (0, 1))
+            if self.oracle == "exact":  # a learned oracle's cost is its hands, not full-width passes
+                counter = node_counter(self.game)  # each oracle call is one full-width pass (solvers/nodes.py)
+                self._oracle_nodes[self.iteration] = sum(counter.full_width_pass(p, plans[1 - p]) for p in (0, 1))
         return self._measured
 
     def iterate(self, n: int = 1) -> None:
         """Add to each population a best response to the other's current meta-strategy, n times."""
         for _ in range(n):
-            _, _, _, strategies = self._measure()
-            for p, tree in enumerate(self.game.treeplexes):
-                self.empirical.add(p, realization_plan(tree, strategies[p]))
+            meta, plans, values, strategies = self._measure()
+            size = self.iteration
+            hands = 0
+            if self._learner is not None:
+                strategies, errors = [], []
+                for p in (0, 1):
+                    r = self._learner.respond(p, self._opponent_mixture(p, meta[1 - p]), stream=2 * size + p)
+                    strategies.append(r.strategy)
+                    hands += r.hands
+                    tree = self.game.treeplexes[p]
+                    mine = realization_plan(tree, r.strategy)
+                    got = float(mine @ (self.game.payoff @ plans[1])) if p == 0 else \
+                        -float(plans[0] @ (self.game.payoff @ mine))
+                    errors.append(values[p] - got)
+                self._oracle_errors[size + 1] = (errors[0], errors[1])
+            for p in (0, 1):
+                self._add_member(p, strategies[p])
+            self._hands[size + 1] = hands + self._entry_hands
+            self._entry_hands = 0
             self._measured = None
+
+    def _opponent_mixture(self, player: int, weights: np.ndarray):
+        """The opponent's members with positive meta-probability, as the simulator plays them."""
+        from ..learning.simulator import Mixture
+
+        keep = np.flatnonzero(np.asarray(weights) > 0)
+        members = np.array([self._behavioral[1 - player][k] for k in keep])
+        return Mixture(self.game, player, members, np.asarray(weights)[keep])
 
     def checkpoint(self) -> dict:
         """NashConv of the meta-strategy profile (the sum of the two best-response values).
@@ -250,7 +349,22 @@ class PSROSolver:
             "nash_conv_current": nash_conv_of_plans(self.game, *newest),
             "value_average": value,
             "nodes": sum(n for size, n in self._oracle_nodes.items() if size <= self.iteration),
+            "oracle": self.oracle,
+            # errors of the two calls that made the newest members (None before the first call)
+            "oracle_error": list(self._oracle_errors.get(self.iteration, (0.0, 0.0) if self.oracle == "exact"
+                                                           and self.iteration > 1 else (None, None))),
+            "mean_oracle_error": self.mean_oracle_error(),
+            "hands": sum(h for size, h in self._hands.items() if size <= self.iteration),
         }
+
+    def mean_oracle_error(self) -> float | None:
+        """Mean error of the oracle calls so far (0 for the exact oracle, None before any call)."""
+        if self.iteration <= 1:
+            return None
+        if self.oracle == "exact":
+            return 0.0
+        errs = [e for size, pair in self._oracle_errors.items() if size <= self.iteration for e in pair]
+        return float(np.mean(errs))
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
@@ -260,7 +374,14 @@ class PSROSolver:
                 "meta_solver": np.array(self.meta_solver), "lp_method": np.array(self.lp_method),
                 "reverse": np.array(self.reverse), "plans0": emp.members(0).copy(),
                 "plans1": emp.members(1).copy(), "matrix": emp.payoffs.copy(),
-                "oracle_nodes": np.array(sorted(self._oracle_nodes.items()), dtype=np.int64).reshape(-1, 2)}
+                "oracle_nodes": np.array(sorted(self._oracle_nodes.items()), dtype=np.int64).reshape(-1, 2),
+                "oracle": np.array(self.oracle), "hands": np.array(self.hands), "payoffs": np.array(self.payoffs),
+                "eval_hands": np.array(self.eval_hands), "seed": np.array(self.seed),
+                "oracle_options": np.array(json.dumps(self.oracle_options, sort_keys=True)),
+                "behavioral0": np.array(self._behavioral[0]), "behavioral1": np.array(self._behavioral[1]),
+                "oracle_errors": np.array([(k, *v) for k, v in sorted(self._oracle_errors.items())],
+                                          dtype=float).reshape(-1, 3),
+                "hands_played": np.array(sorted(self._hands.items()), dtype=np.int64).reshape(-1, 2)}
 
     def load_state_dict(self, state: dict) -> None:
         from .base import check_state
@@ -269,6 +390,17 @@ class PSROSolver:
         for key in ("meta_solver", "lp_method", "reverse"):
             if key not in state or state[key].item() != getattr(self, key):
                 raise ZerosumError(f"the saved run used another {key.replace('_', ' ')}")
+        # states saved before learned oracles existed were made with the exact oracle and payoffs
+        saved = {"oracle": "exact", "hands": 0, "payoffs": "exact", "eval_hands": 0, "seed": self.seed,
+                 "oracle_options": "{}"}
+        saved.update({k: state[k].item() for k in saved if k in state})
+        mine = {"oracle": self.oracle, "hands": self.hands, "payoffs": self.payoffs, "eval_hands": self.eval_hands,
+                "seed": self.seed, "oracle_options": json.dumps(self.oracle_options, sort_keys=True)}
+        if self.oracle == "exact" and self.payoffs == "exact":
+            saved["seed"] = self.seed  # the seed plays no part
+        for key, value in mine.items():
+            if saved[key] != value:
+                raise ZerosumError(f"the saved run used {key.replace('_', ' ')} {saved[key]!r}, not {value!r}")
         plans = [np.asarray(state["plans0"], dtype=float), np.asarray(state["plans1"], dtype=float)]
         matrix = np.asarray(state["matrix"], dtype=float)
         trees = self.game.treeplexes
@@ -283,6 +415,17 @@ class PSROSolver:
         self.empirical = emp
         self._measured = None
         self._oracle_nodes = {int(k): int(v) for k, v in np.asarray(state.get("oracle_nodes", np.zeros((0, 2))))}
+        if "behavioral0" in state:
+            self._behavioral = [list(np.asarray(state["behavioral0"], dtype=float)),
+                                list(np.asarray(state["behavioral1"], dtype=float))]
+        else:
+            self._behavioral = [[behavioral_from_realization(trees[p], x) for x in plans[p]] for p in (0, 1)]
+        if any(len(b) != len(x) for b, x in zip(self._behavioral, plans)):
+            raise ZerosumError("the saved populations do not fit this game")
+        self._oracle_errors = {int(k): (float(a), float(b))
+                               for k, a, b in np.asarray(state.get("oracle_errors", np.zeros((0, 3))))}
+        self._hands = {int(k): int(v) for k, v in np.asarray(state.get("hands_played", np.zeros((0, 2))))}
+        self._entry_hands = 0
 
     def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
         """Grow the populations to ``iterations`` members, recording a checkpoint at each requested
