@@ -126,3 +126,25 @@ def test_variants_outside_the_public_tree_are_refused():
         public_solver("pcfr+", tree)
     with pytest.raises(ZerosumError, match="alternating"):
         public_solver("cfr", tree, alternating=False)
+
+
+@pytest.mark.parametrize("params", MEMBERS + [{"ranks": 5, "copies": 3}, {"ranks": 4, "copies": 1, "rounds": 2}],
+                         ids=["kuhn", "leduc", "ranks6", "ranks13x4", "ranks5x3", "ranks4x1"])
+def test_rank_evaluator_equals_dense_matrices(params):
+    from zerosum.public_tree.build import poker_public_tree
+
+    game = load_game("poker", **params)
+    fast, dense = poker_public_tree(game), poker_public_tree(game, rank_form=False)
+    rng = np.random.default_rng(7)
+    sums = [rng.random(n) * (rng.random(n) < 0.8) for n in fast.infoset_actions()]
+    for mode in (0, 1, 2):  # UPDATE also compares every regret written
+        a, b = [s.copy() for s in sums], [s.copy() for s in sums]
+        from zerosum.public_tree.solver import Workspace
+
+        wa, wb = Workspace(fast, np.float64), Workspace(dense, np.float64)
+        for p in (0, 1):
+            va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
+            vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
+            assert abs(va - vb) < 1e-12
+            assert np.allclose(wa.val, wb.val, rtol=1e-12, atol=1e-14)
+            assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-14)

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ZerosumError
 from ..games.poker import PokerGame, PokerHistory
 from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, TreeBuilder
-from .terminals import DenseTerminals
+from .terminals import DenseTerminals, RankTerminals
 
 
 def _deal_weights(game: PokerGame) -> np.ndarray:
@@ -53,8 +53,39 @@ def _signs(game: PokerGame) -> np.ndarray:
     return out
 
 
-def poker_public_tree(game: PokerGame) -> PublicTree:
-    """The public tree of one poker-family member (Kuhn and Leduc included)."""
+def dense_terminals(game: PokerGame) -> DenseTerminals:
+    weight = _deal_weights(game)
+    return DenseTerminals(weight=weight, signed=weight * _signs(game))
+
+
+def rank_terminals(game: PokerGame) -> RankTerminals:
+    """The O(ranks) evaluator; checked against the game's own showdown signs before use."""
+    r, k = game.ranks, game.copies
+    n = r * k
+    signs = _signs(game)
+    possible = _deal_weights(game) > 0
+    boards = signs.shape[0]
+    board_rank = np.array([-1] + list(range(r)) if game.rounds == 2 else [-1], dtype=np.int64)
+    const = np.array([k / (n * (n - 1)) if b < 0 else k / (n * (n - 1) * (n - 2)) for b in board_rank])
+    order = np.empty((boards, r), dtype=np.int64)
+    tie = 0
+    for b in range(boards):
+        strength = np.arange(r, dtype=np.int64)
+        if board_rank[b] >= 0:
+            strength[board_rank[b]] = r
+        order[b] = np.argsort(strength, kind="stable")
+        expect = np.sign(strength[:, None] - strength[None, :]).astype(float)
+        if board_rank[b] >= 0 and k >= 3:
+            tie = int(signs[b, board_rank[b], board_rank[b]] > 0)
+            expect[board_rank[b], board_rank[b]] = signs[b, board_rank[b], board_rank[b]]
+        if (game.rounds == 1 or b > 0) and not np.array_equal(expect[possible[b]], signs[b][possible[b]]):
+            raise AssertionError("the showdown is not a strength order")
+    return RankTerminals(copies=k, const=const, board_rank=board_rank, order=order, pair_tie_to_p0=tie)
+
+
+def poker_public_tree(game: PokerGame, rank_form: bool = True) -> PublicTree:
+    """The public tree of one poker-family member (Kuhn and Leduc included); ``rank_form=False``
+    uses the dense [ranks x ranks] terminal matrices instead of the O(ranks) evaluator."""
     if not isinstance(game, PokerGame):
         raise ZerosumError(f"{game.id} has no public-tree form here")
     t0 = time.perf_counter()
@@ -91,8 +122,7 @@ def poker_public_tree(game: PokerGame) -> PublicTree:
             node = tb.add(DECISION, who, parent, board, 0.0, label, actions)
             for a in actions:
                 queue.append((game.child(h, a), node, board, board_label))
-    weight = _deal_weights(game)
-    terminals = DenseTerminals(weight=weight, signed=weight * _signs(game))
+    terminals = rank_terminals(game) if rank_form else dense_terminals(game)
     ones = np.ones(game.ranks)
     return tb.finish(game.id, (labels, labels), (ones, ones), terminals,
                      histories=game.estimated_sizes()["histories"], pot=2 * game.ante,

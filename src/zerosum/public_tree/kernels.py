@@ -53,6 +53,9 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             for j in range(n1):
                 val[n, j] *= scale
         return
+    if evaluator == 2:
+        _ranks(n, p, folder, is_fold, st, b, opp, val, cards[0, 0], cards[0, 1], const, order, start)
+        return
     # sweep: both players share the hand list
     for i in range(cards.shape[0]):
         val[n, i] = 0.0
@@ -109,6 +112,46 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
         m = g
+
+
+@njit(cache=True)
+def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, board_rank):
+    """RankTerminals (see terminals.py): O(ranks) per terminal."""
+    r = val.shape[1]
+    total = 0.0
+    for j in range(r):
+        total += opp[n, j]
+    bb = board_rank[b]
+    c = const[b]
+    if is_fold:
+        scale = (-st if folder == p else st) * c
+        for i in range(r):
+            if bb < 0:
+                val[n, i] = scale * (k * total - opp[n, i])
+            else:
+                a = k - (1 if i == bb else 0)
+                v = k * a * total - k * opp[n, bb] - a * opp[n, i]
+                if i == bb:
+                    v += opp[n, i]
+                val[n, i] = scale * v
+        return
+    scale = st * c
+    below = 0.0
+    for m in range(r):
+        i = order[b * r + m]
+        y = opp[n, i]
+        above = total - below - y
+        if bb < 0:
+            val[n, i] = scale * k * (below - above)
+        else:
+            a = k - (1 if i == bb else 0)
+            v = k * a * (below - above)
+            if i != bb:
+                v += k * opp[n, bb]
+            elif tie_to_p0 != 0:
+                v += (1.0 if p == 0 else -1.0) * (k - 1) * (k - 2) * y
+            val[n, i] = scale * v
+        below += y
 
 
 @njit(cache=True)

@@ -6,6 +6,10 @@ showdown result otherwise), where W(i, j, b) is the chance probability of that d
 
 * :class:`DenseTerminals` stores per board the matrices W and W * sign ([n0 x n1]).  Any payoff
   works; the rank-only poker family uses it (W counts copies of ranks, so it is not 0/1).
+* :class:`RankTerminals` is the same as dense for the rank-only poker family in O(n): there
+  W(i, j, b) = c(b) (k - [i = j]) (k - [i = b] - [j = b]) with k copies per rank, and the
+  showdown is a strength order (a rank pairing the board on top), so every sum over j is a total,
+  a prefix sum in strength order and a few corrections for j = i and j = b (see the kernel);
 * :class:`SweepTerminals` is for card games where W = const(b) * [the hands and the board share no
   card] and the showdown is decided by a strength order: per board the live hands sorted by
   strength (done once, at compile time); a fold is the opponent's total reach minus the reach of
@@ -20,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-DENSE, SWEEP = 0, 1
+DENSE, SWEEP, RANKS = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -75,3 +79,24 @@ class SweepTerminals:
             weight[b] = w
             signed[b] = w * np.sign(strength[:, None] - strength[None, :])
         return DenseTerminals(weight, signed)
+
+
+@dataclass(frozen=True)
+class RankTerminals:
+    copies: int
+    const: np.ndarray  # [boards] c(b): k / (n (n - 1)) without a public card, k / (n (n - 1) (n - 2)) with one
+    board_rank: np.ndarray  # [boards] rank of the public card, -1 for none
+    order: np.ndarray  # [boards, ranks] ranks by increasing showdown strength
+    #: 1 where a showdown of two hands that both pair the board goes to player 0 (the family's
+    #: rule as written in games/poker.py), 0 where it is split
+    pair_tie_to_p0: int
+
+    kind = RANKS
+
+    def nbytes(self) -> int:
+        return self.const.nbytes + self.board_rank.nbytes + self.order.nbytes
+
+    def kernel_args(self):
+        e3 = np.zeros((0, 0, 0))
+        meta = np.array([self.copies, self.pair_tie_to_p0], dtype=np.int64)
+        return (RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel(), self.board_rank, meta)

@@ -1,0 +1,99 @@
+"""Public tree against the history tree, same game, same run: CFR+ iteration and exact NashConv
+(CPU-time medians), compile time and memory per information-set action.
+
+    .venv/bin/python benchmarks/bench_public_tree.py [--json] [--ranks 13 --copies 4 --raises 8]
+
+The peer is our own history tree (OpenSpiel has no such family member); ``--leduc`` adds the
+Leduc member against pyspiel's C++ CFR+ on ``leduc_poker`` (the same game).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import cpu_median, emit
+
+from zerosum import load_game
+from zerosum.compiled import compile_game
+from zerosum.evaluation import nash_conv_of_plans
+from zerosum.public_tree.compile import public_tree
+from zerosum.public_tree.solver import public_solver
+from zerosum.solvers import SOLVERS
+
+
+def _compare(game, repeats: int) -> dict:
+    t0 = time.process_time()
+    tree = public_tree(game)
+    public_compile = time.process_time() - t0
+    pub = public_solver("cfr+", tree)
+    pub.iterate(3)  # warm-up (Numba compile)
+    pub.checkpoint()
+    pub_iter = cpu_median(lambda: pub.iterate(1), repeats=repeats)
+    pub_nc = cpu_median(lambda: pub.checkpoint(), repeats=repeats)  # average + current: 6 passes
+    single = public_solver("cfr+", tree, dtype="float32")
+    ia = sum(tree.infoset_actions())
+    row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
+           "public_compile_s": public_compile,
+           "bytes_per_ia_f64": pub.nbytes() / ia, "bytes_per_ia_f32": single.nbytes() / ia,
+           "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia}
+    t0 = time.process_time()
+    cg = compile_game(game)
+    row["history_compile_s"] = time.process_time() - t0
+    row["history_bytes"] = cg.nbytes()
+    hist = SOLVERS["cfr+"](cg)
+    hist.iterate(3)
+    hist_iter = cpu_median(lambda: hist.iterate(1), repeats=repeats)
+
+    def hist_nash_conv():  # the same two NashConvs as the public checkpoint
+        xa, ya = hist.average_plans()
+        nash_conv_of_plans(cg, xa, ya)
+        nash_conv_of_plans(cg, *hist.plan)
+        float(xa @ (cg.payoff @ ya))
+
+    hist_nc = cpu_median(hist_nash_conv, repeats=repeats)
+    row.update({"history_iter_ms": 1e3 * hist_iter, "public_iter_ms": 1e3 * pub_iter,
+                "iter_ratio": hist_iter / pub_iter, "history_nashconv_ms": 1e3 * hist_nc,
+                "public_nashconv_ms": 1e3 * pub_nc, "nashconv_ratio": hist_nc / pub_nc})
+    return row
+
+
+def _leduc_vs_openspiel(repeats: int) -> dict:
+    import pyspiel
+
+    tree = public_tree(load_game("poker"))
+    pub = public_solver("cfr+", tree)
+    pub.iterate(3)
+    pub_iter = cpu_median(lambda: pub.iterate(1), repeats=repeats, inner=20)
+    theirs = pyspiel.CFRPlusSolver(pyspiel.load_game("leduc_poker"))
+    theirs.evaluate_and_update_policy()
+    os_iter = cpu_median(theirs.evaluate_and_update_policy, repeats=repeats, inner=5)
+    return {"game": "leduc (public tree) vs openspiel leduc_poker", "openspiel_iter_ms": 1e3 * os_iter,
+            "public_iter_ms": 1e3 * pub_iter, "iter_ratio": os_iter / pub_iter}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--ranks", type=int, default=13)
+    ap.add_argument("--copies", type=int, default=4)
+    ap.add_argument("--raises", type=int, default=8)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--leduc", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    game = load_game("poker", ranks=args.ranks, copies=args.copies, raises=args.raises)
+    rows = [_compare(game, args.repeats)]
+    if args.leduc:
+        rows.append(_leduc_vs_openspiel(args.repeats))
+    emit(rows, "public tree vs history tree (CFR+ iteration, exact NashConv; CPU medians)", args.json,
+         {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "numpy": np.__version__})
+
+
+if __name__ == "__main__":
+    main()
