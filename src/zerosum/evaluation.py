@@ -17,12 +17,16 @@ from .sequence_form import best_response, collected_values, realization_plan
 
 @dataclass(frozen=True)
 class Evaluation:
+    """What :func:`evaluate` measures: the value, each best response, NashConv (their gains' sum)
+    and exploitability (NashConv / 2, OpenSpiel's meaning)."""
+
     value: float  # player 0's expected payoff under the profile
     best_response_values: tuple[float, float]  # what each player gets by best-responding
     nash_conv: float
     exploitability: float
 
     def to_dict(self) -> dict:
+        """The fields as a plain dict (the JSON of ``zerosum evaluate``)."""
         return {"value": self.value, "best_response_values": list(self.best_response_values),
                 "nash_conv": self.nash_conv, "exploitability": self.exploitability}
 

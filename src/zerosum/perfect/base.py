@@ -35,6 +35,7 @@ class PerfectGame(ABC):
 
     @property
     def id(self) -> str:
+        """Name plus :meth:`params`, e.g. ``connect4(height=4,width=5)``: equal ids, equal rules."""
         params = self.params()
         if not params:
             return self.name

@@ -6,6 +6,7 @@ from ..errors import ZerosumError
 
 
 def check_iterations(iterations) -> int:
+    """``iterations`` as an int, or a ZerosumError naming it unless it is a positive integer."""
     if isinstance(iterations, bool) or int(iterations) != iterations or iterations <= 0:
         raise ZerosumError(f"iterations must be a positive integer, got {iterations}")
     return int(iterations)

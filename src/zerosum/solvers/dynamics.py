@@ -83,6 +83,7 @@ class SelfPlayDynamics(IterativeSolver):
         """Hook run after both players have stepped (a moving magnet moves here)."""
 
     def iterate(self, n: int = 1) -> None:
+        """Take ``n`` simultaneous steps: both players answer the same profile, then ``after_step``."""
         for _ in range(n):
             self.iteration += 1
             x0, x1 = self.plan
@@ -96,21 +97,26 @@ class SelfPlayDynamics(IterativeSolver):
 
     # --- results (the same interface as CFRSolver) ---------------------------------------------
     def average_plans(self):
+        """The players' average realization plans (the current ones before the first step)."""
         if self.iteration == 0:
             return [p.copy() for p in self.plan]
         return [xs / xs[0] for xs in self.average_plan]
 
     def average_policy(self) -> TabularPolicy:
+        """The average strategy as a policy (the dynamics are judged by their current one)."""
         probs = [behavioral_from_realization(t, xs) for t, xs in zip(self.trees, self.average_plans())]
         return TabularPolicy(self.game, probs)
 
     def current_policy(self) -> TabularPolicy:
+        """The current strategy profile, the one Lab 15 Part 3 measures."""
         return TabularPolicy(self.game, [pi.copy() for pi in self.strategy])
 
     def nash_conv_current(self) -> float:
+        """NashConv of the current profile (sum of both best-response gains)."""
         return nash_conv_of_plans(self.game, *self.plan)
 
     def checkpoint(self) -> dict:
+        """Exact NashConv and value of the average and current profiles, and nodes touched so far."""
         xa, ya = self.average_plans()
         x, y = self.plan
         return {

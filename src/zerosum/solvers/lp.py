@@ -133,12 +133,15 @@ class LPSolver:
         self.iteration = 0  # the LP is not iterative; 1 once solved
 
     def state_dict(self) -> dict:
+        """Always refused: the LP has no state worth resuming."""
         raise ZerosumError("the LP solver has no state to save or resume; save its policy with --save")
 
     def load_state_dict(self, state: dict) -> None:
+        """Always refused, like :meth:`state_dict`."""
         self.state_dict()
 
     def solve(self):
+        """Solve both players' LPs once (later calls reuse them); returns the two realization plans."""
         if self.plans is None:
             x, y, info = solve_lp(self.game)
             self.info = dict(info, total_seconds=sum(info["seconds"]))
@@ -149,20 +152,24 @@ class LPSolver:
 
     @property
     def lp_size(self) -> list[dict]:
+        """Variables, constraints, nonzeros and simplex iterations of each LP solved."""
         self.solve()
         return self.info["sizes"]
 
     @property
     def lp_seconds(self) -> float:
+        """Seconds spent building and solving the LPs."""
         self.solve()
         return self.info["total_seconds"]
 
     @property
     def value(self) -> float:
+        """The value of the game to player 0 (solving first if needed)."""
         x, y = self.solve()
         return float(x @ (self.game.payoff @ y))
 
     def run(self, iterations: int = 1, checkpoints=(), progress=None) -> list[dict]:
+        """Solve, and return one checkpoint like the iterative solvers' (``iterations`` is ignored; ``nodes`` is 0)."""
         x, y = self.solve()
         if progress is not None:
             progress(iterations)
@@ -175,6 +182,7 @@ class LPSolver:
         }]
 
     def average_policy(self) -> TabularPolicy:
+        """The equilibrium profile as a policy (also ``current_policy``)."""
         self.solve()
         return TabularPolicy(self.game, self.probs)
 

@@ -343,6 +343,7 @@ class ExternalSamplingSolver(_MonteCarloCFR):
         self._stack_k = np.zeros(self._depth, dtype=np.int64)
 
     def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (one sampled traversal per player each) in one compiled call."""
         self.nodes_touched += int(_external_sampling(
             *self._arrays, self.regrets, self.average_sums, self._sigma, self._values, self._stack_node,
             self._stack_k, self.seed, self.iteration, n))
@@ -368,6 +369,7 @@ class OutcomeSamplingSolver(_MonteCarloCFR):
         return {"epsilon": self.epsilon}
 
     def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (one sampled trajectory per player each) in one compiled call."""
         self.nodes_touched += int(_outcome_sampling(
             *self._arrays, self.regrets, self.average_sums, self._sigma, *self._path, self.epsilon,
             self.seed, self.iteration, n))

@@ -276,9 +276,11 @@ class PSROSolver:
 
     @property
     def iteration(self) -> int:
+        """Population size per player (1 before the first oracle call)."""
         return self.empirical.size[0]
 
     def meta_strategies(self):
+        """Both players' distributions over their populations, by the chosen meta-solver."""
         m = self.empirical.payoffs
         if self.meta_solver == "latest":
             return meta_latest(m)
@@ -384,6 +386,7 @@ class PSROSolver:
                 "hands_played": np.array(sorted(self._hands.items()), dtype=np.int64).reshape(-1, 2)}
 
     def load_state_dict(self, state: dict) -> None:
+        """Restore the populations and the empirical game saved by :meth:`state_dict` (same game, same solver)."""
         from .base import check_state
 
         check_state(state, self.name, self.game.game_id)

@@ -22,11 +22,13 @@ class RegretMatcher:
         self.strategy_sum = np.zeros(n_actions)
 
     def strategy(self) -> np.ndarray:
+        """The current strategy: proportional to the positive regrets, uniform when none is positive."""
         pos = np.maximum(self.regret_sum, 0.0)
         total = pos.sum()
         return pos / total if total > 0 else np.full(len(pos), 1.0 / len(pos))
 
     def average_strategy(self) -> np.ndarray:
+        """The average of the strategies played so far (uniform before the first update); this is what converges."""
         total = self.strategy_sum.sum()
         n = len(self.strategy_sum)
         return self.strategy_sum / total if total > 0 else np.full(n, 1.0 / n)

@@ -24,6 +24,7 @@ class SearchStats:
     seconds: float = 0.0
 
     def to_dict(self) -> dict:
+        """The counters as a plain dict (for ``--json``)."""
         return asdict(self)
 
 
@@ -48,9 +49,11 @@ class SearchResult:
         self.value = float(self.value) + 0.0   # no -0.0 from negating a draw
 
     def value_for(self, player: int) -> float:
+        """The value from ``player``'s point of view."""
         return self.value if player == self.player else -self.value
 
     def to_dict(self, game=None) -> dict:
+        """The result as a plain dict (``--json``); with ``game``, the move as people write it."""
         move = self.move
         return {"algorithm": self.algorithm, "value": self.value,
                 "move": game.move_label(move) if game is not None and move is not None else move,

@@ -37,14 +37,17 @@ class TranspositionTable:
         self.max_entries = max_entries
 
     def probe(self, key):
+        """The entry ``(value, depth, bound, move, pure)`` stored for ``key``, or None."""
         return self.entries.get(key)
 
     def store(self, key, value, depth, bound: Bound, move, pure: bool = True):
+        """Remember a search result with its bound flag; the table is emptied when full."""
         if len(self.entries) >= self.max_entries:
             self.entries.clear()
         self.entries[key] = (value, depth, bound, move, pure)
 
     def clear(self):
+        """Forget every entry."""
         self.entries.clear()
 
     def __len__(self):
@@ -55,6 +58,7 @@ class NaiveTable(TranspositionTable):
     """The mistake to avoid: every alpha-beta result stored as if it were exact."""
 
     def store(self, key, value, depth, bound, move, pure=True):
+        """Store the result as EXACT whatever its bound (the bug this class demonstrates)."""
         super().store(key, value, depth, Bound.EXACT, move, pure)
 
 
