@@ -4,6 +4,11 @@ The games share one small interface (:class:`~zerosum.perfect.games.PerfectGame`
 algorithm in :mod:`zerosum.perfect.search` is written once against it.  Only the (light) game
 modules load with the package; search, agents, tournaments and the exact Connect Four solver
 (:mod:`zerosum.perfect.connect4_solver`) load when imported.
+
+Where things live: the interface in :mod:`.base`; the games in :mod:`.mnk` (tic-tac-toe and
+m,n,k-games), :mod:`.connect4` and :mod:`.nim`, with the registry :func:`load_perfect_game` in
+:mod:`.games`; search algorithms in :mod:`zerosum.perfect.search`; players in :mod:`.agents`
+(``make_agent("alphabeta:4")``); round robins and Elo ratings in :mod:`.tournament`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,30 @@
-"""Solvers, one algorithm per module; :data:`SOLVERS` maps CLI names to classes."""
+"""Solvers for imperfect-information games, one algorithm per module.
+
+:data:`SOLVERS` maps the names ``zerosum solve -a NAME`` takes to the classes.  Every solver takes
+a game (or its compiled form) and has ``run(iterations, checkpoints)``, ``average_policy()`` and
+``current_policy()``; the iterative ones share the run loop of :mod:`.base`.
+
+Where things live:
+
+* :mod:`.cfr` -- CFR and CFR+ (``CFRSolver``, ``CFRPlusSolver``), the driver the variants share;
+  :mod:`.lcfr`, :mod:`.dcfr`, :mod:`.pcfr`, :mod:`.pdcfr_plus` -- linear, discounted, predictive
+  and predictive discounted CFR;
+* :mod:`.lp` -- the exact sequence-form linear program (``LPSolver``);
+* :mod:`.mccfr` -- external- and outcome-sampling Monte Carlo CFR;
+* :mod:`.dynamics` -- Lab 15's self-play dynamics (best response, mirror descent, magnets);
+  :mod:`.mmd` -- dilated magnetic mirror descent and the proximal magnet;
+* :mod:`.psro` -- PSRO with exact best responses and its meta-solvers;
+* :mod:`.regret_matching` -- regret matching on a payoff matrix;
+* :mod:`.nodes` -- the "nodes touched" counter every solver reports;
+* :mod:`.base` -- input checks and the checkpointed run loop.
+
+Example::
+
+    from zerosum import load_game
+    from zerosum.solvers import SOLVERS
+    solver = SOLVERS["dcfr"](load_game("leduc"))
+    solver.run(1000, checkpoints=[100])[-1]["nash_conv_average"]
+"""
 
 from .base import check_iterations
 from .cfr import CFRPlusSolver, CFRSolver

@@ -1,5 +1,20 @@
 """Search algorithms for perfect-information games, each written once against
-:class:`~zerosum.perfect.base.PerfectGame` and returning a :class:`SearchResult`."""
+:class:`~zerosum.perfect.base.PerfectGame` and returning a :class:`SearchResult` (value for the
+player to move, best move, depth, whether it is exact, and the node counts in ``stats``).
+
+One module per algorithm: :mod:`.minimax`, :mod:`.negamax`, :mod:`.alphabeta`,
+:mod:`.negamax_alphabeta`, :mod:`.transposition` (tables with bound flags, ``alphabeta_tt``),
+:mod:`.ordering` (move ordering), :mod:`.iterative_deepening`, :mod:`.mcts` (UCT); the result
+types are in :mod:`.result`.  :data:`ALGORITHMS` maps ``zerosum search -a NAME`` to a function and
+its keyword arguments.
+
+Example::
+
+    from zerosum.perfect import load_perfect_game
+    from zerosum.perfect.search import alphabeta
+    game = load_perfect_game("tictactoe")
+    alphabeta(game, game.initial_state()).stats.nodes    # 18297
+"""
 
 from __future__ import annotations
 
