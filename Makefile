@@ -1,11 +1,12 @@
 # `make run`: set everything up and solve Leduc hold'em with CFR+ (the main job).
 # `make test`: set everything up and run the test suite.
+# `make docs`: set everything up and build the documentation site into site/ (notebooks executed).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +19,9 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 ZEROSUM_DOCS_EXECUTE=true $(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
