@@ -173,9 +173,11 @@ def test_site_builds_strict(tmp_path):
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
                          check=False, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-4000:]
-    solvers = (site / "api" / "solvers" / "index.html").read_text()
+    solvers = (site / "api" / "solvers.html").read_text()
     assert "CFRPlusSolver" in solvers and "ExternalSamplingSolver" in solvers
-    for name in ("kuhn", "lab15", "search", "your_own_game"):
-        assert (site / "notebooks" / name / "index.html").exists()
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        title = json.loads(notebook.read_text())["cells"][0]["source"]
+        title = ("".join(title) if isinstance(title, list) else title).splitlines()[0].lstrip("# ")
+        assert title.split(":")[0] in (site / "notebooks" / f"{notebook.stem}.html").read_text(), notebook.name
     for page in DOCS.glob("*.md"):
-        assert (site / page.stem / "index.html").exists() or page.stem == "index", page.name
+        assert (site / f"{page.stem}.html").exists(), page.name
