@@ -1,7 +1,8 @@
 """Public tree against the history tree, same game, same run: CFR+ iteration and exact NashConv
 (CPU-time medians), compile time and memory per information-set action.
 
-    .venv/bin/python benchmarks/bench_public_tree.py [--json] [--ranks 13 --copies 4 --raises 8]
+    .venv/bin/python benchmarks/bench_public_tree.py [--json] [--ranks 13 --copies 4 --raises 8] [--leduc]
+    .venv/bin/python benchmarks/bench_public_tree.py --turn Ks7d2c9h [--solver dcfr] [--dtype float32]
 
 The peer is our own history tree (OpenSpiel has no such family member); ``--leduc`` adds the
 Leduc member against pyspiel's C++ CFR+ on ``leduc_poker`` (the same game).
@@ -78,6 +79,35 @@ def _leduc_vs_openspiel(repeats: int) -> dict:
             "public_iter_ms": 1e3 * pub_iter, "iter_ratio": os_iter / pub_iter}
 
 
+def _turn_subgame(board: str, solver: str, target: float, cpu_limit: float, every: int, dtype: str) -> dict:
+    """Solve a limit hold'em turn subgame (full uniform ranges) until NashConv <= target * pot."""
+    from zerosum.games.holdem import HoldemGame
+
+    start = time.process_time()
+    game = HoldemGame(board=board)
+    tree = public_tree(game)
+    pub = public_solver(solver, tree, dtype=dtype)
+    compile_s = time.process_time() - start
+    goal = target * tree.pot
+    trace = []
+    while True:
+        pub.iterate(every)
+        avg = pub._evaluate(pub.average_source())
+        cpu = time.process_time() - start
+        trace.append((pub.iteration, round(cpu, 1), avg["nash_conv"]))
+        print(f"  iteration {pub.iteration}: NashConv {avg['nash_conv']:.5f} ({100 * avg['nash_conv'] / tree.pot:.3f}% "
+              f"of the pot), CPU {cpu:.0f} s", file=sys.stderr, flush=True)
+        if avg["nash_conv"] <= goal or cpu > cpu_limit:
+            break
+    ia = sum(tree.infoset_actions())
+    return {"game": game.id, "solver": solver, "dtype": dtype, "histories": tree.histories,
+            "public_nodes": tree.n_nodes, "hands": tree.n_hands[0], "infoset_actions": ia, "pot": tree.pot,
+            "iterations": pub.iteration, "nash_conv": trace[-1][2], "nash_conv_pct_pot": 100 * trace[-1][2] / tree.pot,
+            "cpu_s": trace[-1][1], "compile_s": compile_s, "bytes_per_ia": pub.nbytes() / ia,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "trace": trace}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--ranks", type=int, default=13)
@@ -86,7 +116,17 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--leduc", action="store_true")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--turn", metavar="BOARD", help="instead: solve this hold'em turn subgame (e.g. Ks7d2c9h)")
+    ap.add_argument("--solver", default="dcfr")
+    ap.add_argument("--dtype", default="float64")
+    ap.add_argument("--target", type=float, default=0.001, help="NashConv goal as a fraction of the pot")
+    ap.add_argument("--cpu-limit", type=float, default=600.0)
+    ap.add_argument("--every", type=int, default=100, help="iterations between two NashConv checks")
     args = ap.parse_args(argv)
+    if args.turn:
+        row = _turn_subgame(args.turn, args.solver, args.target, args.cpu_limit, args.every, args.dtype)
+        emit([row], "hold'em turn subgame on the public tree", args.json)
+        return
     game = load_game("poker", ranks=args.ranks, copies=args.copies, raises=args.raises)
     rows = [_compare(game, args.repeats)]
     if args.leduc:

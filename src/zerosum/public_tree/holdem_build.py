@@ -1,0 +1,95 @@
+"""Compile a limit hold'em subgame (:mod:`zerosum.games.holdem`) to the public tree.
+
+Public nodes are the betting lines and the cards dealt after the starting board (one chance node
+per street still to come, a child per card not on the board: the hands are not public).  Both
+players share one hand list (the pairs either range holds); the terminal data is a
+:class:`~zerosum.public_tree.terminals.SweepTerminals`: per board id the live hands by strength
+and the chance probability c(b) of any one compatible deal, 1 / (Z * m (m - 1) ...) with Z the
+range-weighted number of compatible hand pairs and m the cards left once the board and both
+hands are out.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..games.base import CHANCE, TERMINAL
+from .cards import cards_str
+from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, TreeBuilder
+from .strength import board_strengths
+from .terminals import SweepTerminals
+
+
+def holdem_public_tree(game) -> PublicTree:
+    from ..games.holdem import HoldemHistory
+
+    t0 = time.perf_counter()
+    tb = TreeBuilder()
+    boards: dict[tuple, int] = {(): 0}
+    queue = [(HoldemHistory((0, 0), (), ("",)), -1)]
+    head = 0
+    while head < len(queue):
+        h, parent = queue[head]
+        head += 1
+        board = boards[h.dealt]
+        label = game.public_label(h.dealt, h.rounds)
+        who = game.player(h)
+        if who == TERMINAL:
+            put = game.contributions(h)
+            betting = h.rounds[-1]
+            if betting.endswith("f"):
+                folder = (len(betting) - 1) % 2
+                tb.add(FOLD, folder, parent, board, put[folder], label)
+            else:
+                tb.add(SHOWDOWN, -1, parent, board, put[0], label)
+        elif who == CHANCE:
+            node = tb.add(CHANCE_NODE, -1, parent, board, 0.0, label)
+            used = set(game.board) | set(h.dealt)
+            for c in range(52):
+                if c not in used:
+                    dealt = h.dealt + (c,)
+                    boards.setdefault(dealt, len(boards))
+                    queue.append((HoldemHistory(h.hands, dealt, h.rounds + ("",)), node))
+        else:
+            actions = game.actions(h)
+            node = tb.add(DECISION, who, parent, board, 0.0, label, actions)
+            for a in actions:
+                queue.append((game.child(h, a), node))
+    terminals = sweep_terminals(game, boards)
+    est = game.estimated_sizes()
+    return tb.finish(game.id, (game.hand_labels, game.hand_labels), game.ranges, terminals,
+                     histories=est["histories"], pot=game.pot, compile_s=time.perf_counter() - t0,
+                     boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands)
+
+
+def sweep_terminals(game, boards: dict) -> SweepTerminals:
+    cards = np.ascontiguousarray(game.hand_cards, dtype=np.int64)
+    z = float(game._pairs[2].sum())
+    left = 52 - len(game.board) - 4
+    full = [d for d in boards if len(game.board) + len(d) == 5]
+    strengths = {}
+    if full:
+        arr = np.array([game.board + d for d in full], dtype=np.int64)
+        table = board_strengths(arr, cards)
+        strengths = {d: table[k] for k, d in enumerate(full)}
+    orders, starts, values, const = [], [0], [], np.empty(len(boards))
+    for dealt, b in sorted(boards.items(), key=lambda kv: kv[1]):
+        live = np.ones(len(cards), dtype=bool)
+        for c in dealt:
+            live &= (cards[:, 0] != c) & (cards[:, 1] != c)
+        idx = np.flatnonzero(live)
+        s = strengths.get(dealt)
+        s = np.zeros(len(idx), dtype=np.int64) if s is None else s[idx].astype(np.int64)
+        order = np.argsort(s, kind="stable")
+        orders.append(idx[order])
+        values.append(s[order])
+        starts.append(starts[-1] + len(idx))
+        ways = 1.0
+        for t in range(len(dealt)):
+            ways *= left - t
+        const[b] = 1.0 / (z * ways)
+    return SweepTerminals(cards=cards, const=const, order=np.concatenate(orders).astype(np.int64),
+                          start=np.array(starts, dtype=np.int64), strength=np.concatenate(values))
+

@@ -1,0 +1,103 @@
+"""Hold'em subgames on the public tree: the O(n) sweep against dense matrices, agreement with the
+per-history tree on narrow ranges, and the one-line errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from zerosum.compiled import compile_game
+from zerosum.errors import ZerosumError
+from zerosum.evaluation import evaluate
+from zerosum.games.holdem import HoldemGame
+from zerosum.public_tree.form import PublicTree
+from zerosum.public_tree.solver import Workspace, public_solver
+from zerosum.solvers import SOLVERS
+
+
+def _with_terminals(tree: PublicTree, terminals) -> PublicTree:
+    import dataclasses
+
+    return dataclasses.replace(tree, terminals=terminals)
+
+
+@pytest.mark.parametrize("board", ["Ks7d2c9h3s", "AhAsAd7c7d", "2c3c4c5c6c", "Ks7d2c9h"])
+def test_sweep_equals_dense_matrices(board):
+    # narrow-ish ranges keep the dense matrices small; paired and straight-flush boards give many ties,
+    # and overlapping ranges give card removal between the players' hands
+    game = HoldemGame(board=board, range0="22+,A2s+,KTo+,T9s", range1="88+,AJs+,KQo,T9s,76s")
+    tree = game.public_tree()
+    n_boards = len(tree.terminals.const)
+    dense = _with_terminals(tree, tree.terminals.dense(n_boards))
+    rng = np.random.default_rng(3)
+    sums = [rng.random(n) * (rng.random(n) < 0.7) for n in tree.infoset_actions()]
+    for mode in (0, 1, 2):
+        a, b = [s.copy() for s in sums], [s.copy() for s in sums]
+        wa, wb = Workspace(tree, np.float64), Workspace(dense, np.float64)
+        for p in (0, 1):
+            va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
+            vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
+            assert abs(va - vb) < 1e-12 * max(1.0, abs(vb))
+            assert np.allclose(wa.val, wb.val, rtol=1e-10, atol=1e-15)
+            assert np.allclose(a[p], b[p], rtol=1e-10, atol=1e-15)
+
+
+def test_sweep_ties_and_removal_by_hand():
+    """On AhAsAd7c7d every hand plays the board (a full house) unless it holds the last ace or a 7:
+    a split pot between two such hands, and a hand holding Ac beats them."""
+    game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
+    tree = game.public_tree()
+    ws = Workspace(tree, np.float64)
+    ones = [np.ones(n) for n in tree.infoset_actions()]
+    ws.walk(0, ones[0], ones[1], 2)
+    showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))
+    hands = list(tree.hand_labels[0])
+    c = tree.terminals.const[0]
+    stake = tree.stake[showdown]
+    reach = ws.opp[showdown, [hands.index("KdQd"), hands.index("QsJs")]]
+    assert reach.min() > 0
+    # AcKc beats both of player 1's hands (no shared card): stake * c * their reach
+    assert ws.val[showdown, hands.index("AcKc")] == pytest.approx(stake * c * reach.sum())
+    # KhQh ties KdQd and QsJs (both play the board): 0
+    assert ws.val[showdown, hands.index("KhQh")] == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("board,r0,r1", [("Ks7d2c9h3s", "AA,KK,77,AK", "QQ,KQ,98s,A7s"),
+                                         ("Ks7d2c9h", "AsAh,AdAc,Kh7h", "QsQh,9s8s")])
+def test_agrees_with_history_tree(board, r0, r1):
+    game = HoldemGame(board=board, range0=r0, range1=r1)
+    tree = game.public_tree()
+    cg = compile_game(game)
+    for name in ("cfr+", "dcfr"):
+        hist, pub = SOLVERS[name](cg), public_solver(name, tree)
+        for it in (10, 100):
+            a, b = hist.run(it)[-1], pub.run(it)[-1]
+            assert abs(a["nash_conv_average"] - b["nash_conv_average"]) < 1e-9
+            assert abs(a["value_average"] - b["value_average"]) < 1e-9
+            policy = pub.average_policy()
+            assert abs(evaluate(cg, policy.to_tabular(cg)).nash_conv - policy.evaluate()["nash_conv"]) < 1e-9
+    assert cg.n_histories == tree.histories
+
+
+def test_turn_subgame_sizes():
+    game = HoldemGame(board="Ks7d2c9h")
+    est = game.estimated_sizes()
+    assert est["histories"] > 1e9 and est["public_nodes"] == 7077
+    assert len(game.hands) == 1128
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"board": "Ks7d2c9x"}, "illegal card"),
+    ({"board": "Ks7dKs9h"}, "duplicated card Ks"),
+    ({"board": "Ks7d"}, "has 2 cards"),
+    ({"board": "Ks7d2c9h3s4s"}, "has 6 cards"),
+    ({"board": "Ks7d2c", "range0": "KsKd:1,7d7c"}, "on the board"),
+    ({"board": "Ks7d2c9h", "range1": "AK,ZZ"}, "ZZ"),
+    ({"board": "Ks7d2c9h", "range1": "AA:0"}, "weight 0"),
+    ({"board": "Ks7d2c"}, "too large even for the public tree"),
+    ({"board": "Ks7d2c9h", "bets": [4]}, "one size per street"),
+])
+def test_bad_input_is_one_line(params, message):
+    with pytest.raises(ZerosumError, match=message) as info:
+        HoldemGame(**params)
+    assert "\n" not in str(info.value)
