@@ -37,17 +37,32 @@ def state_from_moves(game, text: str | None):
     return state
 
 
-def _run_search(name, game, state, depth, time_budget):
-    from ..perfect.search import ALGORITHMS, NaiveTable, alphabeta_tt, iterative_deepening
+#: searches that visit the whole tree below the state (no pruning, no table)
+FULL_TREE = ("minimax", "negamax")
 
-    if name == "iterative_deepening":
+
+def _run_search(name, game, state, depth, time_budget, max_nodes):
+    """One search; ``None`` when it would visit more than ``max_nodes`` nodes (0: no limit)."""
+    from ..perfect.search import ALGORITHMS, NaiveTable, NodeBudget, SearchBudgetExceeded, alphabeta_tt, \
+        iterative_deepening
+
+    if name == "iterative_deepening":  # bounded by its time budget
         return iterative_deepening(game, state, time_budget, max_depth=depth)
-    if name == "alphabeta_tt_naive":
-        return alphabeta_tt(game, state, depth, table=NaiveTable(), order=False)
-    fn, kwargs = ALGORITHMS[name]
-    r = fn(game, state, depth, **kwargs)
+    g = NodeBudget(game, max_nodes) if max_nodes else game
+    try:
+        if name == "alphabeta_tt_naive":
+            r = alphabeta_tt(g, state, depth, table=NaiveTable(), order=False)
+        else:
+            fn, kwargs = ALGORITHMS[name]
+            r = fn(g, state, depth, **kwargs)
+    except SearchBudgetExceeded:
+        return None
     r.algorithm = name
     return r
+
+
+def _skipped(name, nodes, reason):
+    return {"algorithm": name, "nodes": nodes, "reason": reason}
 
 
 @click.command()
@@ -59,9 +74,11 @@ def _run_search(name, game, state, depth, time_budget):
 @click.option("--depth", type=int, default=None, help="Depth limit with the game's heuristic (default: to the end).")
 @click.option("--time", "time_budget", type=float, default=10.0, show_default=True,
               help="Time budget of iterative deepening, seconds.")
+@click.option("--max-nodes", type=int, default=1_000_000, show_default=True,
+              help="Skip a search (and say so) past this many nodes; 0: no limit.")
 @param_option
 @json_option
-def search(game, moves, algorithms, depth, time_budget, params, as_json):
+def search(game, moves, algorithms, depth, time_budget, max_nodes, params, as_json):
     """Search GAME (tic-tac-toe by default) with each algorithm: value, best move, nodes, table hits.
 
     At tic-tac-toe every algorithm finds the value 0; alpha-beta visits far fewer nodes than
@@ -78,16 +95,38 @@ def search(game, moves, algorithms, depth, time_budget, params, as_json):
             raise ZerosumError(f"unknown algorithm {n!r}; choose from {', '.join(sorted(known))}")
     if depth is not None and depth < 0:
         raise ZerosumError(f"--depth must be non-negative, got {depth}")
-    left = g.max_remaining_moves(state)
-    if depth is None and (left is None or left > 12):
-        hint = " (or `zerosum analyze connect4 MOVES` for the exact solver)" if g.name == "connect4" else ""
-        raise ZerosumError(f"up to {left} moves remain: too many for a full search; give --depth D{hint}")
-    rows = []
+    if max_nodes < 0:
+        raise ZerosumError(f"--max-nodes must be non-negative, got {max_nodes}")
+    size = None
+    if depth is None:  # measured, not guessed from the moves left
+        from ..perfect.search import measure_tree
+
+        size = measure_tree(g, state)
+        left = g.max_remaining_moves(state)
+        if size.nodes is None and (left is None or left > 24):
+            hint = " (or `zerosum analyze connect4 MOVES` for the exact solver)" if g.name == "connect4" else ""
+            raise ZerosumError(f"more than 100,000 positions and up to {left} moves remain: too many for a "
+                               f"full search; give --depth D{hint}")
+    rows, skipped = [], []
     with progress_bar(len(names), f"searching {g.id}", enabled=not as_json) as advance:
         for n in names:
-            rows.append(_run_search(n, g, state, depth, time_budget).to_dict(g))
+            if n in FULL_TREE and size is not None and size.nodes is not None and max_nodes \
+                    and size.nodes > max_nodes:
+                skipped.append(_skipped(n, size.nodes, f"the full tree has {size.nodes:,} nodes"))
+            else:
+                r = _run_search(n, g, state, depth, time_budget, max_nodes)
+                if r is None:
+                    skipped.append(_skipped(n, max_nodes, f"stopped after {max_nodes:,} nodes"))
+                else:
+                    rows.append(r.to_dict(g))
             advance(1)
-    out = {"game": g.id, "moves": moves or "", "player": g.player(state), "depth": depth, "results": rows}
+    if not rows:
+        raise ZerosumError(f"every search would visit more than {max_nodes:,} nodes "
+                           f"({'; '.join(s['algorithm'] + ': ' + s['reason'] for s in skipped)}); "
+                           f"give --depth D or a larger --max-nodes")
+    out = {"game": g.id, "moves": moves or "", "player": g.player(state), "depth": depth, "results": rows,
+           "skipped": skipped, "positions": size.positions if size else None,
+           "tree_nodes": size.nodes if size else None}
     if as_json:
         emit_json(out)
         return
@@ -106,6 +145,8 @@ def search(game, moves, algorithms, depth, time_budget, params, as_json):
                   f"{r['tt_hits']:,}" if tt else "-", f"{r['tt_misses']:,}" if tt else "-",
                   "end" if r["depth"] is None else str(r["depth"]), f"{r['seconds']:.4f}")
     c.print(t)
+    for sk in skipped:
+        c.print(f"{sk['algorithm']} skipped: {sk['reason']} (--max-nodes {max_nodes:,})")
 
 
 def _agent_seed(seed, i):

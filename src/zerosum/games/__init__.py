@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import ZerosumError
+from ..params import call_with_params
 from .base import CHANCE, TERMINAL, Game
 from .kuhn import KuhnPoker
 from .leduc import LeducPoker
@@ -19,6 +20,9 @@ REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {
     "poker": (PokerGame, "poker family: ranks, copies, rounds, raises, bets, ante (default = Leduc)"),
     "matrix": (MatrixGame, "any payoff matrix for player 0: load_game('matrix', payoffs=[[...]])"),
 }
+
+#: a sample value of a required parameter, for the message that asks for it
+EXAMPLES = {"payoffs": "'[[1,-1],[-1,1]]'"}
 
 
 def register(name: str, factory: Callable[..., Game], description: str) -> None:
@@ -43,10 +47,7 @@ def load_game(name: str, **params) -> Game:
     if name not in REGISTRY:
         raise ZerosumError(f"unknown game {name!r}; known games: {', '.join(known_games())}")
     factory, _ = REGISTRY[name]
-    try:
-        return factory(**params)
-    except TypeError as e:
-        raise ZerosumError(f"invalid parameters for {name}: {e}") from None
+    return call_with_params(name, factory, params, hidden=("name", "max_bytes"), examples=EXAMPLES)
 
 
 __all__ = [

@@ -8,17 +8,34 @@ from ..errors import ZerosumError
 from .base import TERMINAL, Game
 
 
+def _payoff_matrix(payoffs) -> np.ndarray:
+    """A non-empty rectangular matrix of finite numbers, or a ZerosumError that says so."""
+    shape_hint = "payoffs must be a rectangular matrix of numbers, e.g. [[1,-1],[-1,1]]"
+    rows = payoffs.tolist() if isinstance(payoffs, np.ndarray) else payoffs
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)) or not rows:
+        raise ZerosumError(f"{shape_hint}; got {payoffs!r}")
+    if any(isinstance(r, (str, bytes)) or not isinstance(r, (list, tuple)) for r in rows):
+        raise ZerosumError(f"{shape_hint}; got a row that is not a list")
+    widths = {len(r) for r in rows}
+    if len(widths) != 1 or 0 in widths:
+        raise ZerosumError(f"{shape_hint}; got rows of lengths {[len(r) for r in rows]}")
+    for r in rows:
+        for v in r:
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ZerosumError(f"{shape_hint}; got the entry {v!r}")
+    a = np.array(rows, dtype=float)
+    if not np.all(np.isfinite(a)):
+        raise ZerosumError("a matrix game's payoffs must be finite numbers")
+    return a
+
+
 class MatrixGame(Game):
     """A payoff matrix for player 0 (rows) against player 1 (columns), played simultaneously."""
 
     name = "matrix"
 
     def __init__(self, payoffs, row_labels=None, col_labels=None, name: str | None = None):
-        a = np.asarray(payoffs, dtype=float)
-        if a.ndim != 2 or a.shape[0] < 1 or a.shape[1] < 1:
-            raise ZerosumError(f"a matrix game needs a non-empty 2-D payoff matrix, got shape {a.shape}")
-        if not np.all(np.isfinite(a)):
-            raise ZerosumError("a matrix game's payoffs must be finite numbers")
+        a = _payoff_matrix(payoffs)
         self.payoffs = a
         self.row_labels = tuple(row_labels or (f"r{i}" for i in range(a.shape[0])))
         self.col_labels = tuple(col_labels or (f"c{j}" for j in range(a.shape[1])))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import ZerosumError
+from ..params import call_with_params
 from .base import PerfectGame
 from .connect4 import ConnectFour
 from .mnk import MNKGame, TicTacToe
@@ -24,7 +25,4 @@ def load_perfect_game(name: str, **params) -> PerfectGame:
     if name not in PERFECT_GAMES:
         raise ZerosumError(f"unknown perfect-information game {name!r}; known: {', '.join(sorted(PERFECT_GAMES))}")
     factory, _ = PERFECT_GAMES[name]
-    try:
-        return factory(**params)
-    except TypeError as e:
-        raise ZerosumError(f"invalid parameters for {name}: {e}") from None
+    return call_with_params(name, factory, params)

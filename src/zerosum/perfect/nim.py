@@ -73,7 +73,7 @@ class Nim(PerfectGame):
     def render(self, state):
         heaps, p = state
         lines = [f"heap {i + 1}: {'|' * h} ({h})" for i, h in enumerate(heaps)]
-        return "\n".join(lines) + f"\nplayer {p + 1} to move"
+        return "\n".join(lines) + f"\nplayer {p} to move"
 
     def order_moves(self, state, moves):
         # moves to a zero nim-sum first (they are the winning ones), then larger takes

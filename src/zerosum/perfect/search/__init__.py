@@ -19,6 +19,7 @@ Example::
 from __future__ import annotations
 
 from .alphabeta import alphabeta
+from .budget import NodeBudget, SearchBudgetExceeded, TreeSize, measure_tree
 from .iterative_deepening import iterative_deepening
 from .mcts import mcts
 from .minimax import minimax
@@ -40,7 +41,7 @@ ALGORITHMS = {
 }
 
 __all__ = [
-    "ALGORITHMS", "Bound", "NaiveTable", "SearchResult", "SearchStats", "SearchTimeout", "TranspositionTable",
+    "ALGORITHMS", "Bound", "NaiveTable", "NodeBudget", "SearchBudgetExceeded", "TreeSize", "measure_tree", "SearchResult", "SearchStats", "SearchTimeout", "TranspositionTable",
     "alphabeta", "alphabeta_tt", "iterative_deepening", "mcts", "minimax", "negamax", "negamax_alphabeta",
     "ordered_moves",
 ]

@@ -1,0 +1,93 @@
+"""Bad input a new user types (issue 10): one clear line naming the problem, never a traceback.
+
+Through the real ``zerosum`` command (click's runner on the entry point's group)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import zerosum
+from zerosum.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def one_line_error(r, *fragments):
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), r.output
+    for f in fragments:
+        assert f in lines[0], (f, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize("payoffs, detail", [
+    ("[[1,2],[3]]", "rows of lengths [2, 1]"),
+    ("abc", "got 'abc'"),
+    ('[[1,"a"]]', "the entry 'a'"),
+    ("[1,2]", "not a list"),
+    ("[[]]", "rows of lengths [0]"),
+])
+def test_matrix_payoffs_that_are_not_a_matrix(payoffs, detail):
+    r = run("solve", "matrix", "--param", f"payoffs={payoffs}", "-n", "10")
+    one_line_error(r, "payoffs must be a rectangular matrix of numbers", detail)
+
+
+def test_load_game_matrix_raises_zerosum_error():
+    with pytest.raises(zerosum.ZerosumError, match="rectangular matrix"):
+        zerosum.load_game("matrix", payoffs=[[1, 2], [3]])
+    with pytest.raises(zerosum.ZerosumError, match="rectangular matrix"):
+        zerosum.load_game("matrix", payoffs=[[1, "a"]])
+    # a ragged matrix with a numpy array row is refused too, a good one still works
+    g = zerosum.load_game("matrix", payoffs=[[0, 1], [1, 0]])
+    assert g.payoffs.tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (("solve", "poker", "--param", "rank=5"),
+     ("no parameter 'rank'", "ranks (default 3)", "copies (default 2)", "raises (default 2)")),
+    (("solve", "kuhn", "--param", "ranks=4"), ("kuhn", "no parameter 'ranks'", "it takes no parameters")),
+    (("solve", "matrix"), ("payoffs is required", "--param payoffs=")),
+    (("search", "nim", "--param", "heap=3"), ("no parameter 'heap'", "heaps (default [3,4,5])")),
+])
+def test_wrong_parameter_names_list_the_valid_keys(args, fragments):
+    line = one_line_error(run(*args), *fragments)
+    for internal in ("__init__", "positional argument", "takes no arguments", "keyword argument"):
+        assert internal not in line
+
+
+def test_hidden_constructor_arguments_are_not_offered():
+    line = one_line_error(run("solve", "poker", "--param", "rank=5"))
+    assert "max_bytes" not in line
+    line = one_line_error(run("solve", "matrix", "--param", "payofs=1"))
+    assert "name" not in line.split("it takes")[1]
+
+
+def test_search_refuses_by_measured_size_not_by_move_count():
+    # 16 moves left, but 752 positions: the table searches solve it; the full-tree ones are skipped
+    r = run("search", "nim", "--param", "heaps=[1,3,5,7]", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["positions"] == 752 and out["tree_nodes"] > 10 ** 8
+    rows = {row["algorithm"]: row for row in out["results"]}
+    # Bouton: nim-sum 1^3^5^7 = 0, so the player to move loses
+    assert rows["alphabeta_tt_ordered"]["value"] == -1 and rows["alphabeta_tt"]["value"] == -1
+    skipped = {s["algorithm"] for s in out["skipped"]}
+    assert {"minimax", "negamax"} <= skipped
+    assert not skipped & set(rows)
+
+
+def test_search_node_budget_and_the_full_board():
+    r = run("search", "mnk", "--param", "m=4", "--param", "n=4", "--param", "k=3",
+            "-a", "alphabeta_tt_ordered", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["results"][0]["value"] == 1      # 3 in a row on 4x4: first player wins
+    one_line_error(run("search", "mnk", "--param", "m=4", "--param", "n=4", "--param", "k=3",
+                       "-a", "minimax", "--max-nodes", "1000"), "minimax: stopped after 1,000 nodes",
+                   "--depth")
+    one_line_error(run("search", "connect4"), "give --depth")
