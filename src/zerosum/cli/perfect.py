@@ -43,8 +43,14 @@ FULL_TREE = ("minimax", "negamax")
 
 def _run_search(name, game, state, depth, time_budget, max_nodes):
     """One search; ``None`` when it would visit more than ``max_nodes`` nodes (0: no limit)."""
-    from ..perfect.search import ALGORITHMS, NaiveTable, NodeBudget, SearchBudgetExceeded, alphabeta_tt, \
-        iterative_deepening
+    from ..perfect.search import (
+        ALGORITHMS,
+        NaiveTable,
+        NodeBudget,
+        SearchBudgetExceeded,
+        alphabeta_tt,
+        iterative_deepening,
+    )
 
     if name == "iterative_deepening":  # bounded by its time budget
         return iterative_deepening(game, state, time_budget, max_depth=depth)

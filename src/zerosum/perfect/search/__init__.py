@@ -41,7 +41,23 @@ ALGORITHMS = {
 }
 
 __all__ = [
-    "ALGORITHMS", "Bound", "NaiveTable", "NodeBudget", "SearchBudgetExceeded", "TreeSize", "measure_tree", "SearchResult", "SearchStats", "SearchTimeout", "TranspositionTable",
-    "alphabeta", "alphabeta_tt", "iterative_deepening", "mcts", "minimax", "negamax", "negamax_alphabeta",
+    "ALGORITHMS",
+    "Bound",
+    "NaiveTable",
+    "NodeBudget",
+    "SearchBudgetExceeded",
+    "SearchResult",
+    "SearchStats",
+    "SearchTimeout",
+    "TranspositionTable",
+    "TreeSize",
+    "alphabeta",
+    "alphabeta_tt",
+    "iterative_deepening",
+    "mcts",
+    "measure_tree",
+    "minimax",
+    "negamax",
+    "negamax_alphabeta",
     "ordered_moves",
 ]
