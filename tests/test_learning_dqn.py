@@ -1,0 +1,52 @@
+"""The DQN oracle (needs the ``deep`` extra: JAX and Optax)."""
+
+import numpy as np
+import pytest
+
+from zerosum import ZerosumError, compiled, load_game
+from zerosum.learning.oracle import make_oracle, oracle_error
+from zerosum.learning.simulator import Mixture
+from zerosum.sequence_form import realization_plan
+from zerosum.solvers.psro import PSROSolver
+
+jax = pytest.importorskip("jax", reason="the dqn oracle needs the 'deep' extra (JAX, Optax)")
+pytest.importorskip("optax", reason="the dqn oracle needs the 'deep' extra (JAX, Optax)")
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return compiled(load_game("kuhn"))
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_dqn_finds_a_best_response_to_uniform_on_kuhn(kuhn, player):
+    u = kuhn.treeplexes[1 - player].uniform()
+    oracle = make_oracle("dqn", kuhn, 10_000, seed=1)
+    r = oracle.respond(player, Mixture(kuhn, player, [u]))
+    err = oracle_error(kuhn, player, realization_plan(kuhn.treeplexes[1 - player], u), r.strategy)
+    assert -1e-12 <= err < 0.01
+    assert 10_000 <= r.hands < 10_000 + 64  # the budget, plus the hands still in flight
+
+
+def test_dqn_same_seed_same_network_bit_for_bit(kuhn):
+    mix = Mixture(kuhn, 0, [kuhn.treeplexes[1].uniform()])
+    leaves = []
+    for seed in (3, 3, 4):
+        o = make_oracle("dqn", kuhn, 1500, seed=seed)
+        o.respond(0, mix, stream=2)
+        leaves.append(np.concatenate([np.ravel(np.asarray(x)) for x in jax.tree_util.tree_leaves(o.params)]))
+    assert np.array_equal(leaves[0], leaves[1])
+    assert not np.array_equal(leaves[0], leaves[2])
+
+
+def test_psro_with_the_dqn_oracle_is_reproducible(kuhn):
+    runs = [PSROSolver(kuhn, "nash", oracle="dqn", hands=500, seed=2).run(3, [3]) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0][-1]["hands"] >= 2 * 2 * 500
+
+
+def test_dqn_bad_options(kuhn):
+    with pytest.raises(ZerosumError, match="hidden must be a positive integer"):
+        make_oracle("dqn", kuhn, 100, hidden=0)
+    with pytest.raises(ZerosumError, match="no option epsilon"):
+        make_oracle("dqn", kuhn, 100, epsilon=0.1)
