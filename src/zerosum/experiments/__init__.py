@@ -15,4 +15,5 @@ EXPERIMENTS: dict[str, str] = {
     "lab15": "lab15",
     "kuhn": "kuhn",
     "dynamics": "dynamics",
+    "learned-oracles": "learned_oracles",
 }

@@ -1,0 +1,151 @@
+"""Lab 15, going further: PSRO whose best responses are learned by playing.
+
+PSRO with a Nash meta-solver on the lab's Leduc, its exact best-response oracle replaced by a
+learner given a fixed budget of hands per call (:mod:`zerosum.learning`): tabular Q-learning,
+tabular policy gradient (REINFORCE with a baseline) and a DQN over feature vectors (when the
+``deep`` extra is installed).  For each oracle and budget, over seeds: the meta-strategy's exact
+NashConv at the checkpoints, the mean exact oracle error (best-response value minus the learned
+response's value against the same meta-strategy), the hands played, and CPU seconds.  The
+figure shows NashConv against iterations and against hands played.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+import numpy as np
+
+from ..compiled import compiled
+from ..errors import ZerosumError
+from ..games import load_game
+from ..solvers.psro import PSROSolver
+from .report import Report, Table, experiment_command
+
+CHECKPOINTS = (10, 30, 80, 150)
+ORACLES = ("q-learning", "policy-gradient", "dqn")
+
+
+def _dqn_available() -> bool:
+    try:
+        import jax  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _run(game, iterations, marks, progress_advance=None, **options):
+    t0 = time.process_time()
+    solver = PSROSolver(game, "nash", **options)
+    rows = solver.run(iterations, range(1, iterations + 1), progress=progress_advance)
+    return rows, time.process_time() - t0
+
+
+def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1000, 10000, 100000),
+                    seeds: int = 2, oracles=ORACLES, dqn_max_hands: int = 10000, game: str = "leduc") -> Report:
+    """The table of NashConv by oracle and budget (mean over ``seeds``); ``plot`` a PNG path or None.
+
+    The DQN runs only at budgets up to ``dqn_max_hands`` (a network step costs far more than a
+    table update) and only where JAX is installed; the notes say what was left out.
+    """
+    from ..cli.common import progress_bar
+
+    g = compiled(load_game(game))
+    marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
+    unknown = [o for o in oracles if o not in ORACLES]
+    if unknown:
+        raise ZerosumError(f"unknown oracle {unknown[0]!r}; choose from {', '.join(ORACLES)}")
+    notes = []
+    plan = [("exact", None, 0)]
+    for oracle in oracles:
+        if oracle == "dqn" and not _dqn_available():
+            notes.append("dqn left out: it needs the 'deep' extra (pip install 'zerosum[deep]')")
+            continue
+        for b in budgets:
+            if oracle == "dqn" and b > dqn_max_hands:
+                notes.append(f"dqn at {b:,} hands per call left out (--dqn-max-hands {dqn_max_hands:,})")
+                continue
+            plan += [(oracle, b, s) for s in range(1, seeds + 1)]
+    results: dict[tuple, list] = {}
+    with progress_bar(len(plan) * (iterations - 1), "PSRO with learned oracles", enabled=progress) as advance:
+        for oracle, budget, seed in plan:
+            options = {} if oracle == "exact" else {"oracle": oracle, "hands": budget, "seed": seed}
+            rows, cpu = _run(g, iterations, marks, advance, **options)
+            results.setdefault((oracle, budget), []).append((rows, cpu))
+    cols = ["oracle", "hands per call", "seeds"] + [f"NashConv @{m}" for m in marks] + \
+        ["mean oracle error", "hands played", "CPU s per run"]
+    table = Table(f"PSRO (Nash) on {g.game_id} with learned best responses: exact NashConv of the meta-strategy "
+                  f"(mean over seeds)", cols, digits=[None, None, None] + [3] * len(marks) + [4, None, 2])
+    series_it, series_hands = {}, {}
+    for (oracle, budget), runs in results.items():
+        nc = np.array([[rows[m - 1]["nash_conv"] for m in marks] for rows, _ in runs])
+        err = float(np.mean([rows[-1]["mean_oracle_error"] for rows, _ in runs]))
+        hands = int(np.mean([rows[-1]["hands"] for rows, _ in runs]))
+        cpu = float(np.mean([c for _, c in runs]))
+        table.add(oracle, budget if budget else "-", len(runs), *nc.mean(axis=0), err, hands, cpu)
+        label = "exact" if oracle == "exact" else f"{oracle} {budget:,}"
+        curve = np.mean([[r["nash_conv"] for r in rows] for rows, _ in runs], axis=0)
+        its = list(range(1, iterations + 1))
+        series_it[label] = (its, list(curve))
+        if oracle != "exact":
+            series_hands[label] = ([runs[0][0][k]["hands"] for k in range(iterations)], list(curve))
+    report = Report("learned-oracles", [table], notes=notes)
+    report.notes.append("oracle error: exact best-response value minus the exact value of the learned response "
+                        "against the same meta-strategy, mean over both players and all calls (chips); hands "
+                        "played: both players' oracle calls together")
+    if plot:
+        _figure(series_it, series_hands, plot, g.game_id)
+        report.figures.append(str(plot))
+    return report
+
+
+def _figure(series_it, series_hands, path, game_id) -> None:
+    from ..plots import _pyplot, save_figure
+
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    for ax, series, xlabel in ((axes[0], series_it, "PSRO iterations"), (axes[1], series_hands, "hands played")):
+        for label, (xs, ys) in series.items():
+            pts = [(x, y) for x, y in zip(xs, ys) if x > 0 and y > 0]
+            style = {"color": "black", "linewidth": 2} if label == "exact" else {}
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **style)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("NashConv of the meta-strategy")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"PSRO (Nash) with learned best responses on {game_id}")
+    save_figure(fig, path)
+
+
+def _ints(text: str, name: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ZerosumError(f"{name} expects comma-separated integers, got {text!r}") from None
+    if not values or any(v <= 0 for v in values):
+        raise ZerosumError(f"{name} must be positive integers, got {text!r}")
+    return values
+
+
+@experiment_command("learned-oracles")
+@click.option("--iterations", "-n", type=click.IntRange(min=2), default=150, show_default=True)
+@click.option("--budgets", default="1000,10000,100000", show_default=True, help="Hands per oracle call.")
+@click.option("--seeds", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--oracles", default=",".join(ORACLES), show_default=True)
+@click.option("--dqn-max-hands", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Largest budget the DQN runs at.")
+@click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
+@click.option("--game", default="leduc", show_default=True)
+def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, quick, game):
+    """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
+    budgets = _ints(budgets, "--budgets")
+    oracles = tuple(o.strip() for o in oracles.split(",") if o.strip())
+    if quick:
+        iterations, budgets, seeds, dqn_max_hands = 10, (300, 1000), 1, 1000
+    return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game)
+
+
+command = _learned

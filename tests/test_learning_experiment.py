@@ -1,0 +1,49 @@
+"""zerosum experiment learned-oracles: the table, its invariants, the figure, bad input."""
+
+import json
+
+from click.testing import CliRunner
+
+from zerosum import load_game
+from zerosum.cli import cli
+from zerosum.experiments import EXPERIMENTS
+from zerosum.experiments.learned_oracles import learned_oracles
+from zerosum.solvers.psro import PSROSolver
+
+
+def test_registered():
+    assert EXPERIMENTS["learned-oracles"] == "learned_oracles"
+
+
+def test_small_table_agrees_with_direct_runs(tmp_path):
+    plot = tmp_path / "lo.png"
+    rep = learned_oracles(plot=str(plot), iterations=6, budgets=(200, 2000), seeds=2,
+                          oracles=("q-learning", "policy-gradient"), game="kuhn")
+    t = rep.tables[0]
+    assert t.columns[:4] == ["oracle", "hands per call", "seeds", "NashConv @6"]
+    rows = {(r[0], r[1]): r for r in t.rows}
+    assert set(rows) == {("exact", "-"), ("q-learning", 200), ("q-learning", 2000),
+                         ("policy-gradient", 200), ("policy-gradient", 2000)}
+    exact = PSROSolver(load_game("kuhn"), "nash").run(6)[-1]
+    assert rows[("exact", "-")][3] == exact["nash_conv"] and rows[("exact", "-")][4] == 0.0
+    # the learned rows are means over seeds 1 and 2 of the same runs made directly
+    for oracle in ("q-learning", "policy-gradient"):
+        direct = [PSROSolver(load_game("kuhn"), "nash", oracle=oracle, hands=2000,
+                             seed=s).run(6)[-1] for s in (1, 2)]
+        r = rows[(oracle, 2000)]
+        assert r[3] == sum(d["nash_conv"] for d in direct) / 2
+        assert r[5] == 5 * 2 * 2000  # five oracle iterations, two players
+        assert r[4] >= 0
+    assert plot.stat().st_size > 0
+
+
+def test_quick_command_json_and_bad_input():
+    res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--quick", "--json", "--no-plot",
+                                   "--oracles", "q-learning", "--game", "kuhn"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["experiment"] == "learned-oracles" and len(out["tables"][0]["rows"]) == 3
+    res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--oracles", "sarsa", "--no-plot"])
+    assert res.exit_code == 1 and "unknown oracle 'sarsa'" in res.output
+    res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--budgets", "0", "--no-plot"])
+    assert res.exit_code == 1 and "--budgets must be positive" in res.output
