@@ -18,7 +18,7 @@ def test_registered():
 def test_small_table_agrees_with_direct_runs(tmp_path):
     plot = tmp_path / "lo.png"
     rep = learned_oracles(plot=str(plot), iterations=6, budgets=(200, 2000), seeds=2,
-                          oracles=("q-learning", "policy-gradient"), game="kuhn")
+                          oracles=("q-learning", "policy-gradient"), game="kuhn", sanity_budgets=())
     t = rep.tables[0]
     assert t.columns[:4] == ["oracle", "hands per call", "seeds", "NashConv @6"]
     rows = {(r[0], r[1]): r for r in t.rows}
@@ -42,7 +42,10 @@ def test_quick_command_json_and_bad_input():
                                    "--oracles", "q-learning", "--game", "kuhn"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
-    assert out["experiment"] == "learned-oracles" and len(out["tables"][0]["rows"]) == 3
+    assert out["experiment"] == "learned-oracles" and len(out["tables"][1]["rows"]) == 3
+    sanity = out["tables"][0]  # q-learning against uniform and CFR+ on Kuhn: a thousand hands suffice
+    assert [r[:2] for r in sanity["rows"]] == [["q-learning", "uniform"], ["q-learning", "CFR+ average"]]
+    assert all(0 <= r[2] < 0.01 for r in sanity["rows"])
     res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--oracles", "sarsa", "--no-plot"])
     assert res.exit_code == 1 and "unknown oracle 'sarsa'" in res.output
     res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--budgets", "0", "--no-plot"])

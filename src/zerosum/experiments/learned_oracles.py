@@ -43,11 +43,13 @@ def _run(game, iterations, marks, progress_advance=None, **options):
 
 
 def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1000, 10000, 100000),
-                    seeds: int = 2, oracles=ORACLES, dqn_max_hands: int = 10000, game: str = "leduc") -> Report:
+                    seeds: int = 2, oracles=ORACLES, dqn_max_hands: int = 10000, game: str = "leduc",
+                    sanity_budgets=(1000, 10000, 100000, 1000000)) -> Report:
     """The table of NashConv by oracle and budget (mean over ``seeds``); ``plot`` a PNG path or None.
 
     The DQN runs only at budgets up to ``dqn_max_hands`` (a network step costs far more than a
-    table update) and only where JAX is installed; the notes say what was left out.
+    table update) and only where JAX is installed; the notes say what was left out.  With
+    ``sanity_budgets``, a first table gives each oracle's error against fixed opponents.
     """
     from ..cli.common import progress_bar
 
@@ -91,6 +93,8 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
         if oracle != "exact":
             series_hands[label] = ([runs[0][0][k]["hands"] for k in range(iterations)], list(curve))
     report = Report("learned-oracles", [table], notes=notes)
+    if sanity_budgets:
+        report.tables.insert(0, oracle_sanity(g, sanity_budgets, oracles))
     report.notes.append("oracle error: exact best-response value minus the exact value of the learned response "
                         "against the same meta-strategy, mean over both players and all calls (chips); hands "
                         "played: both players' oracle calls together")
@@ -98,6 +102,39 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
         _figure(series_it, series_hands, plot, g.game_id)
         report.figures.append(str(plot))
     return report
+
+
+def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES, dqn_max_hands: int = 100000,
+                  seed: int = 1) -> Table:
+    """Each oracle's exact error against two fixed opponents (uniform, CFR+'s 1,000-iteration
+    average) by budget, mean over the two players: how much the budget buys."""
+    from ..learning.oracle import make_oracle, oracle_error
+    from ..learning.simulator import Mixture
+    from ..sequence_form import realization_plan
+    from ..solvers import CFRPlusSolver
+
+    g = compiled(load_game(game)) if isinstance(game, str) else game
+    cfr = CFRPlusSolver(g)
+    cfr.run(1000)
+    opponents = {"uniform": [t.uniform() for t in g.treeplexes], "CFR+ average": list(cfr.average_policy().probs)}
+    table = Table(f"Oracle error against a fixed opponent on {g.game_id} (chips, mean over both players)",
+                  ["oracle", "opponent", *(f"{b:,} hands" for b in budgets)], digits=[None, None] + [4] * len(budgets))
+    for oracle in oracles:
+        if oracle == "dqn" and not _dqn_available():
+            continue
+        for name, opp in opponents.items():
+            cells = []
+            for b in budgets:
+                if oracle == "dqn" and b > dqn_max_hands:
+                    cells.append(None)
+                    continue
+                errs = []
+                for p in (0, 1):
+                    r = make_oracle(oracle, g, b, seed).respond(p, Mixture(g, p, [opp[1 - p]]))
+                    errs.append(oracle_error(g, p, realization_plan(g.treeplexes[1 - p], opp[1 - p]), r.strategy))
+                cells.append(float(np.mean(errs)))
+            table.add(oracle, name, *cells)
+    return table
 
 
 def _figure(series_it, series_hands, path, game_id) -> None:
@@ -137,15 +174,19 @@ def _ints(text: str, name: str) -> tuple[int, ...]:
 @click.option("--oracles", default=",".join(ORACLES), show_default=True)
 @click.option("--dqn-max-hands", type=click.IntRange(min=1), default=10000, show_default=True,
               help="Largest budget the DQN runs at.")
+@click.option("--sanity-budgets", default="1000,10000,100000,1000000", show_default=True,
+              help="Budgets of the oracle-error table against fixed opponents ('' for none).")
 @click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
 @click.option("--game", default="leduc", show_default=True)
-def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, quick, game):
+def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, quick, game):
     """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
     budgets = _ints(budgets, "--budgets")
+    sanity_budgets = _ints(sanity_budgets, "--sanity-budgets") if sanity_budgets.strip() else ()
     oracles = tuple(o.strip() for o in oracles.split(",") if o.strip())
     if quick:
-        iterations, budgets, seeds, dqn_max_hands = 10, (300, 1000), 1, 1000
-    return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game)
+        iterations, budgets, seeds, dqn_max_hands, sanity_budgets = 10, (300, 1000), 1, 1000, (1000,)
+    return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game,
+                           sanity_budgets)
 
 
 command = _learned
