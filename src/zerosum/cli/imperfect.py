@@ -84,7 +84,7 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
     from ..solvers import SOLVERS
 
     cls = SOLVERS[algorithm]
-    kwargs = parse_params(options)
+    kwargs = parse_params(options, flag="--option")
     if simultaneous:
         kwargs["alternating"] = False
     if seed is not None:
@@ -195,11 +195,17 @@ def _print_solve(r: dict) -> None:
             + (f" ({r['updates']} updates), {r['iterations']} iterations" if r["updates"] else "")
             + f" in {r['seconds']['solve']:.3f} s")
     t = Table(title="NashConv (sum of both players' best-response gains)")
-    for col in ("iterations", "average", "current", "value (avg)", "nodes"):
+    learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle or sampled payoffs
+    for col in ("iterations", "average", "current", "value (avg)", "nodes") + (
+            ("oracle error (p0, p1)", "hands") if learned else ()):
         t.add_column(col, justify="right")
     for row in r["checkpoints"]:
+        extra = ()
+        if learned:
+            errs = row["oracle_error"]
+            extra = ("-" if errs[0] is None else f"{errs[0]:.4f}, {errs[1]:.4f}", f"{row['hands']:,}")
         t.add_row(str(row["iteration"]), _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
-                  f"{row['value_average']:.4f}", f"{row['nodes']:,}")
+                  f"{row['value_average']:.4f}", f"{row['nodes']:,}", *extra)
     c.print(t)
     c.print(f"value of the game to player 0 (average strategy): {r['value']:.4f}")
     c.print(f"exploitability (NashConv / 2): {r['exploitability']:.6f}")
