@@ -18,6 +18,7 @@ sum_i range_p(i) * value_root(i), p's expected payoff.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..solvers.cfr import regret_update
@@ -26,7 +27,7 @@ from .form import CHANCE_NODE, DECISION, FOLD
 UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
               strength, cs):
     if evaluator == 0:
@@ -114,7 +115,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
         m = g
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, board_rank):
     """RankTerminals (see terminals.py): O(ranks) per terminal."""
     r = val.shape[1]
@@ -169,6 +170,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
     if mode == 0:
         for i in range(n_p):
             own[0, i] = range_p[i]
+    tot = np.empty(max(n_p, n_o))
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
         k = kind[n]
@@ -188,35 +190,27 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             continue
         o = offset[n]
         if player[n] != p:
-            for j in range(n_o):
-                total = 0.0
-                for a in range(na):
-                    x = src_o[o + a * n_o + j]
-                    if x > 0.0:
-                        total += x
-                for a in range(na):
-                    x = src_o[o + a * n_o + j]
-                    if total > 0.0:
-                        s = x / total if x > 0.0 else 0.0
-                    else:
-                        s = 1.0 / na
-                    opp[c0 + a, j] = opp[n, j] * s
+            _positive_totals(src_o, o, na, n_o, tot)
+            u = 1.0 / na
+            for a in range(na):
+                base = o + a * n_o
+                c = c0 + a
+                for j in range(n_o):
+                    x = src_o[base + j]
+                    t = tot[j]
+                    opp[c, j] = opp[n, j] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
         elif mode == 0:
-            for i in range(n_p):
-                total = 0.0
-                for a in range(na):
-                    x = src_p[o + a * n_p + i]
-                    if x > 0.0:
-                        total += x
-                for a in range(na):
-                    x = src_p[o + a * n_p + i]
-                    if total > 0.0:
-                        s = x / total if x > 0.0 else 0.0
-                    else:
-                        s = 1.0 / na
-                    reach = own[n, i] * s
-                    own[c0 + a, i] = reach
-                    avg_p[o + a * n_p + i] += avg_weight * reach
+            _positive_totals(src_p, o, na, n_p, tot)
+            u = 1.0 / na
+            for a in range(na):
+                base = o + a * n_p
+                c = c0 + a
+                for i in range(n_p):
+                    x = src_p[base + i]
+                    t = tot[i]
+                    reach = own[n, i] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
+                    own[c, i] = reach
+                    avg_p[base + i] += avg_weight * reach
     # --- bottom-up ------------------------------------------------------------------------------
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
@@ -233,33 +227,45 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                 for i in range(n_p):
                     val[n, i] += val[c, i]
             continue
+        if mode == 1:
+            for i in range(n_p):
+                val[n, i] = val[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n_p):
+                    val[n, i] = max(val[n, i], val[c, i])
+            continue
         o = offset[n]
+        _positive_totals(src_p, o, na, n_p, tot)
+        u = 1.0 / na
         for i in range(n_p):
-            if mode == 1:
-                best = val[c0, i]
-                for a in range(1, na):
-                    best = max(best, val[c0 + a, i])
-                val[n, i] = best
-                continue
-            total = 0.0
+            val[n, i] = 0.0
+        for a in range(na):
+            base = o + a * n_p
+            c = c0 + a
+            for i in range(n_p):
+                x = src_p[base + i]
+                t = tot[i]
+                val[n, i] += ((x / t if x > 0.0 else 0.0) if t > 0.0 else u) * val[c, i]
+        if mode == 0:
             for a in range(na):
-                x = src_p[o + a * n_p + i]
-                if x > 0.0:
-                    total += x
-            v = 0.0
-            for a in range(na):
-                x = src_p[o + a * n_p + i]
-                if total > 0.0:
-                    s = x / total if x > 0.0 else 0.0
-                else:
-                    s = 1.0 / na
-                v += s * val[c0 + a, i]
-            if mode == 0:
-                for a in range(na):
-                    e = o + a * n_p + i
-                    src_p[e] = regret_update(src_p[e], val[c0 + a, i] - v, pre, pos, neg, floor)
-            val[n, i] = v
+                base = o + a * n_p
+                c = c0 + a
+                for i in range(n_p):
+                    src_p[base + i] = regret_update(src_p[base + i], val[c, i] - val[n, i], pre, pos, neg, floor)
     out = 0.0
     for i in range(n_p):
         out += range_p[i] * val[0, i]
     return out
+
+
+@njit(cache=True, inline="always")
+def _positive_totals(src, o, na, n, tot):
+    """tot[i] = sum over the node's actions of the positive part of src (hand i)."""
+    for i in range(n):
+        tot[i] = 0.0
+    for a in range(na):
+        base = o + a * n
+        for i in range(n):
+            x = src[base + i]
+            if x > 0.0:
+                tot[i] += x
