@@ -159,10 +159,22 @@ def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, b
 def walk(kind, player, first_child, n_children, board, stake, offset,
          evaluator, weight, signed, cards, const, order, start, strength,
          p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
-         opp, own, val, cs):
+         opp, own, val, cs, sample, active, iw):
     """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers,
-    cs 52 floats of scratch for the sweep."""
+    cs 52 floats of scratch for the sweep.
+
+    Public chance sampling: where ``sample`` is not empty, a chance node n walks only its child
+    ``first_child[n] + sample[n]``; values below are scaled by the inverse probability of the
+    sampled cards (``iw``, the product of the chance nodes' child counts), so every value and regret
+    is an unbiased estimate, and the average is weighted the same way.  ``active``/``iw``: per-node
+    scratch."""
     n_nodes = len(kind)
+    sampling = len(sample) > 0
+    if sampling:
+        for n in range(n_nodes):
+            active[n] = 0
+        active[0] = 1
+        iw[0] = 1.0
     n_p = len(range_p)
     n_o = len(range_o)
     for j in range(n_o):
@@ -174,10 +186,20 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
         k = kind[n]
-        if k >= FOLD:
+        if k >= FOLD or (sampling and active[n] == 0):
             continue
         c0 = first_child[n]
         na = n_children[n]
+        if sampling:
+            if k == CHANCE_NODE:
+                c = c0 + sample[n]
+                active[c] = 1
+                iw[c] = iw[n] * na
+                c0, na = c, 1  # copy the reach vectors to the sampled child only
+            else:
+                for c in range(c0, c0 + na):
+                    active[c] = 1
+                    iw[c] = iw[n]
         if k == CHANCE_NODE or player[n] == p:
             for c in range(c0, c0 + na):
                 for j in range(n_o):
@@ -210,16 +232,23 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                     t = tot[i]
                     reach = own[n, i] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
                     own[c, i] = reach
-                    avg_p[base + i] += avg_weight * reach
+                    avg_p[base + i] += avg_weight * reach * (iw[n] if sampling else 1.0)
     # --- bottom-up ------------------------------------------------------------------------------
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
+        if sampling and active[n] == 0:
+            continue
         if k >= FOLD:
             _terminal(n, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight, signed, cards,
                       const, order, start, strength, cs)
+            if sampling and iw[n] != 1.0:
+                for i in range(n_p):
+                    val[n, i] *= iw[n]
             continue
         c0 = first_child[n]
         na = n_children[n]
+        if sampling and k == CHANCE_NODE:
+            c0, na = c0 + sample[n], 1
         if k == CHANCE_NODE or player[n] != p:
             for i in range(n_p):
                 val[n, i] = val[c0, i]

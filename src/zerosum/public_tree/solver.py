@@ -11,6 +11,8 @@ against player 0's new strategy), as on the history tree.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from ..errors import ZerosumError
@@ -46,16 +48,26 @@ class Workspace:
                      *tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.empty = np.zeros(0, dtype=dtype)
+        self.no_sample = np.zeros(0, dtype=np.int64)
+        self.active = np.zeros(0, dtype=np.int8)
+        self.iw = np.zeros(0, dtype=np.float64)
 
     def nbytes(self) -> int:
         return self.opp.nbytes + self.own.nbytes + self.val.nbytes
 
-    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None) -> float:
+    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None) -> float:
         pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         return kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode,
                             self.empty if avg_p is None else avg_p, float(weight), float(pre), float(pos), float(neg),
-                            bool(floor), self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], self.cs)
+                            bool(floor), self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], self.cs,
+                            self.no_sample if sample is None else sample, *self._sampling_scratch(sample))
+
+    def _sampling_scratch(self, sample):
+        if sample is not None and len(self.active) != self.tree.n_nodes:
+            self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
+            self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
+        return self.active, self.iw
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
@@ -164,9 +176,58 @@ class PublicTreeCFR(CFRSolver):
         self.nodes_touched = int(state["nodes_touched"])
 
 
+class PublicChanceSampling(PublicTreeCFR):
+    """PCS-MCCFR (Johanson, Bard, Lanctot, Gibson and Bowling 2012, "Efficient Nash Equilibrium
+    Approximation through Monte Carlo Counterfactual Regret Minimization", AAMAS): each iteration
+    draws one card at every public chance node and walks only that public subtree, keeping the hand
+    vectors (the private cards stay full width).  Values are importance-weighted, so the regrets are
+    unbiased; regret matching+ (regrets floored at zero) with linear averaging, the CFR+ rules.
+    The same draw serves both players' passes of an iteration."""
+
+    name = "pcs-mccfr"
+
+    def __init__(self, game, seed: int | None = 0):
+        super().__init__(game)
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self._chance = np.flatnonzero(self.tree.kind == 1)
+        self._sample = np.zeros(self.tree.n_nodes, dtype=np.int64)
+
+    def regret_rule(self):
+        return CFRPlusSolver.regret_rule(self)
+
+    def average_weight(self) -> float:
+        return float(self.iteration)
+
+    def iterate(self, n: int = 1) -> None:
+        ws = self.workspace
+        for _ in range(n):
+            self.iteration += 1
+            w = self.average_weight()
+            counts = self.tree.n_children[self._chance]
+            self._sample[self._chance] = (self.rng.random(len(counts)) * counts).astype(np.int64)
+            for p in (0, 1):
+                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w,
+                        self.regret_rule(), sample=self._sample)
+                self.nodes_touched += int(ws.active.sum())
+
+    def state_dict(self) -> dict:
+        state = super().state_dict()
+        state["rng"] = np.array(json.dumps(self.rng.bit_generator.state))
+        state["param_seed"] = np.array(-1 if self.seed is None else self.seed)
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        super().load_state_dict(state)
+        if "rng" not in state:
+            raise ZerosumError("the saved pcs-mccfr state has no random generator state")
+        self.rng.bit_generator.state = json.loads(str(state["rng"]))
+
+
 #: variants available on the public tree (PCFR+ and PDCFR+ build their next strategy from a
 #: prediction bottom-up, which this pass does not do yet)
-VARIANTS = {"cfr": None, "cfr+": CFRPlusSolver, "lcfr": LCFRSolver, "dcfr": DCFRSolver}
+VARIANTS = {"cfr": None, "cfr+": CFRPlusSolver, "lcfr": LCFRSolver, "dcfr": DCFRSolver,
+            "pcs-mccfr": PublicChanceSampling}
 _CLASSES: dict = {}
 
 
@@ -180,7 +241,10 @@ def public_solver_class(name: str, dtype: str = "float64"):
     key = (name, dtype)
     if key not in _CLASSES:
         variant = VARIANTS[name]
-        bases = (PublicTreeCFR,) if variant is None else (variant, PublicTreeCFR)
+        if variant is PublicChanceSampling:
+            bases = (PublicChanceSampling,)
+        else:
+            bases = (PublicTreeCFR,) if variant is None else (variant, PublicTreeCFR)
         _CLASSES[key] = type(f"PublicTree{'' if variant is None else variant.__name__}", bases, {"dtype": dtype})
     return _CLASSES[key]
 

@@ -1,0 +1,163 @@
+"""What ``zerosum solve`` and ``zerosum evaluate`` need for the public tree, kept out of the CLI module.
+
+``--form public-tree|history-tree`` picks the compiled form; the default is the public tree for
+games that have one (the poker family, hold'em subgames) and the history tree otherwise.  The
+solve result has the usual fields plus ``form``, ``pot``, ``histories`` (what the per-history tree
+would have), ``public_nodes``, ``infoset_actions``, ``bytes`` (solver state and working vectors)
+and ``compile_s``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from ..errors import ZerosumError
+from .compile import has_public_tree, public_tree
+
+FORMS = ("public-tree", "history-tree")
+#: how many of player 0's hands ``first_actions`` lists (a hold'em range has up to 1,176)
+FIRST_ACTION_HANDS = 13
+
+
+def resolve_form(game, form: str | None) -> str:
+    """The form to compile ``game`` to; refuses one it does not have or cannot hold, before any work."""
+    if form is None:
+        form = "public-tree" if has_public_tree(game) else "history-tree"
+    if form not in FORMS:
+        raise ZerosumError(f"unknown form {form!r}; choose public-tree or history-tree")
+    if form == "public-tree" and not has_public_tree(game):
+        raise ZerosumError(f"{game.id} has no public-tree form (only the poker family and holdem do); "
+                           f"use --form history-tree")
+    if form == "history-tree" and hasattr(game, "public_tree"):  # hold'em: check the count first
+        from ..games.poker import _available_memory
+
+        est = game.estimated_sizes()
+        limit = int(0.7 * _available_memory()) if game.max_bytes is None else game.max_bytes
+        if est["compile_bytes"] > limit:
+            raise ZerosumError(
+                f"{game.id} has {est['histories']:,} histories: about {est['compile_bytes'] / 1e9:.1f} GB as a "
+                f"history tree, more than the {limit / 1e9:.1f} GB available; use --form public-tree")
+    return form
+
+
+def _split_options(options) -> tuple[dict, str]:
+    from ..cli.common import parse_params
+
+    kwargs = parse_params(options, flag="--option")
+    dtype = kwargs.pop("dtype", "float64")
+    return kwargs, str(dtype)
+
+
+def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=None, options=()):
+    import inspect
+
+    from .solver import VARIANTS, public_solver_class
+
+    kwargs, dtype = _split_options(options)
+    if algorithm not in VARIANTS:
+        raise ZerosumError(f"{algorithm} does not run on the public tree; use one of {', '.join(VARIANTS)} "
+                           f"or --form history-tree")
+    if simultaneous:
+        raise ZerosumError("the public tree runs alternating updates only; drop --simultaneous or use "
+                           "--form history-tree")
+    if seed is not None:
+        raise ZerosumError(f"{algorithm} does not take --seed")
+    cls = public_solver_class(algorithm, dtype)
+    accepted = inspect.signature(cls.__init__).parameters
+    for key in kwargs:
+        if key not in accepted or key == "alternating":
+            raise ZerosumError(f"{algorithm} does not take --option {key}")
+    return cls(tree, **kwargs)
+
+
+def first_actions_public(policy) -> dict:
+    """Player 0's action probabilities at the root, per hand (the first few hands)."""
+    tree = policy.tree
+    if tree.kind[0] != 0 or tree.player[0] != 0:
+        return {}
+    table = policy.table(0)
+    out = {}
+    for i, hand in enumerate(tree.hand_labels[0][:FIRST_ACTION_HANDS]):
+        out[hand + tree.labels[0]] = {a: float(table[k, i]) for k, a in enumerate(tree.action_labels[0])}
+    return out
+
+
+def public_sizes(tree, solver=None) -> dict:
+    ia = tree.infoset_actions()
+    infosets = [int(len(tree.decision_nodes(p)) * tree.n_hands[p]) for p in (0, 1)]
+    out = {"histories": tree.histories, "public_nodes": tree.n_nodes, "hands": list(tree.n_hands),
+           "infosets": infosets, "infoset_actions": int(sum(ia))}
+    if solver is not None:
+        out["bytes"] = int(solver.nbytes() + tree.nbytes())
+    return out
+
+
+def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
+                 progress_bar, quiet: bool) -> dict:
+    """Run a CFR-family solver on the public tree; the result dict of ``zerosum solve``."""
+    from ..cli.common import load_state, save_state
+
+    t0 = time.perf_counter()
+    tree = public_tree(game)
+    compile_s = time.perf_counter() - t0
+    solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
+    if resume_path:
+        load_state(solver, resume_path)
+        if solver.iteration >= iterations:
+            raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; ask for more --iterations")
+    t0 = time.perf_counter()
+    with progress_bar(iterations - solver.iteration, f"{algorithm} on {game.id} (public tree)",
+                      enabled=not quiet) as advance:
+        rows = solver.run(iterations, marks, progress=advance)
+    solve_s = time.perf_counter() - t0
+    avg = solver.average_policy()
+    sizes = public_sizes(tree, solver)
+    result = {
+        "game": game.id, "algorithm": algorithm, "updates": "alternating", "iterations": iterations,
+        "value": rows[-1]["value_average"], "nash_conv": rows[-1]["nash_conv_average"],
+        "exploitability": rows[-1]["nash_conv_average"] / 2, "checkpoints": rows,
+        "first_actions": first_actions_public(avg), "sizes": sizes,
+        "seconds": {"compile": compile_s, "solve": solve_s},
+        "form": "public-tree", "pot": tree.pot, "histories": tree.histories, "public_nodes": tree.n_nodes,
+        "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s,
+        "dtype": solver.dtype,
+    }
+    if state_path:
+        save_state(solver, state_path)
+        result["state_saved"] = state_path
+    if save_path:
+        avg.save(save_path)
+        result["saved"] = save_path
+    return result
+
+
+def evaluate_public(game, policy_file) -> dict:
+    """NashConv, exploitability and value of a saved public-tree policy (zerosum.public-policy JSON)."""
+    from .policy import PublicPolicy
+
+    path = Path(policy_file)
+    try:
+        data = json.loads(path.read_text())
+    except OSError as e:
+        raise ZerosumError(f"cannot read policy file {str(path)!r}: {e.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
+    tree = public_tree(game)
+    ev = PublicPolicy.from_dict(tree, data, source=repr(str(path))).evaluate()
+    nc = ev["nash_conv"]
+    return {"game": game.id, "policy": str(policy_file), "value": ev["value"],
+            "best_response_values": ev["best_response_values"], "nash_conv": nc, "exploitability": nc / 2,
+            "form": "public-tree"}
+
+
+def is_public_policy_file(path) -> bool:
+    try:
+        head = Path(path).read_text()[:200]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return '"zerosum.public-policy"' in head
+
+
+
