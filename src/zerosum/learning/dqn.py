@@ -17,6 +17,8 @@ bit for bit on CPU.  Needs the ``deep`` extra.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from .features import infoset_features
@@ -76,7 +78,7 @@ class DQNOracle(LearnedOracle):
     """Deep Q-network best response over feature vectors (see the module docstring)."""
 
     name = "dqn"
-    options = {"hidden": (64, _positive_int("hidden")), "layers": (2, _positive_int("layers")),
+    options: ClassVar[dict] = {"hidden": (64, _positive_int("hidden")), "layers": (2, _positive_int("layers")),
                "learning_rate": (1e-3, positive_float("learning_rate")),
                "batch": (128, _positive_int("batch")), "envs": (64, _positive_int("envs")),
                "train_every": (1, _positive_int("train_every")), "updates": (2, _positive_int("updates")),
@@ -92,9 +94,8 @@ class DQNOracle(LearnedOracle):
         self._features = [infoset_features(self.game, p, self.settings["features"]) for p in (0, 1)]
 
     def respond(self, player, opponent, stream=0):
-        from .networks import mlp_init, seed_key, require_jax
+        from .networks import mlp_init, seed_key
 
-        jax, jnp, _ = require_jax()
         s = self.settings
         feats = self._features[player]
         tree = self.game.treeplexes[player]

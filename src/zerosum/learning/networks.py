@@ -9,6 +9,8 @@ bit.  Only code that uses a network imports this module, and it imports JAX only
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..errors import ZerosumError
 
 
@@ -28,7 +30,7 @@ def mlp_init(key, sizes):
     jax, jnp, _ = require_jax()
     params = []
     keys = jax.random.split(key, len(sizes) - 1)
-    for k, (m, n) in zip(keys, zip(sizes[:-1], sizes[1:])):
+    for k, (m, n) in zip(keys, pairwise(sizes)):
         params.append((jax.random.normal(k, (m, n)) * jnp.sqrt(2.0 / m), jnp.zeros(n)))
     return params
 

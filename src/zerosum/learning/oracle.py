@@ -13,6 +13,7 @@ that same plan, in chips.  Zero means the oracle found a best response.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -39,7 +40,7 @@ class LearnedOracle:
 
     name = "learned"
     #: option name -> (default, check(value) -> value); subclasses fill it
-    options: dict = {}
+    options: ClassVar[dict] = {}
 
     def __init__(self, game, hands: int = 10000, seed: int = 0, **options):
         self.sim = game if isinstance(game, Simulator) else Simulator(game)

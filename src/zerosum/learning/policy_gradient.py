@@ -15,6 +15,8 @@ went.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from numba import njit
 
@@ -81,7 +83,7 @@ class PolicyGradientOracle(LearnedOracle):
     """Softmax REINFORCE with a baseline against the opponent mixture (see the module docstring)."""
 
     name = "policy-gradient"
-    options = {"learning_rate": (0.5, positive_float("learning_rate")),
+    options: ClassVar[dict] = {"learning_rate": (0.5, positive_float("learning_rate")),
                "baseline_step": (0.01, positive_float("baseline_step")),
                "entropy": (0.1, nonnegative_float("entropy")),
                "output": ("softmax", choice("output", ("softmax", "greedy")))}

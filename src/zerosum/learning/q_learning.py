@@ -18,6 +18,8 @@ The whole learning loop is one Numba call over the simulator's kernels.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 from numba import njit
 
@@ -88,7 +90,7 @@ class QLearningOracle(LearnedOracle):
     """Tabular Q-learning against the opponent mixture (see the module docstring)."""
 
     name = "q-learning"
-    options = {"epsilon": (1.0, unit_float("epsilon")), "epsilon_end": (0.0, unit_float("epsilon_end")),
+    options: ClassVar[dict] = {"epsilon": (1.0, unit_float("epsilon")), "epsilon_end": (0.0, unit_float("epsilon_end")),
                "targets": ("td", choice("targets", ("td", "mc")))}
 
     def respond(self, player, opponent, stream=0):
