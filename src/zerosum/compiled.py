@@ -18,6 +18,7 @@ are s0 and s1 of chance(z) * u0(z).  ``x @ A @ y`` is player 0's expected payoff
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,6 +26,7 @@ import scipy.sparse as sp
 
 from .errors import ZerosumError
 from .games.base import CHANCE, TERMINAL, Game
+from .games.poker import COMPILE_BYTES_PER_HISTORY, _available_memory
 
 
 @dataclass(frozen=True)
@@ -229,8 +231,69 @@ class _PlayerBuilder:
         return tree, seq_of, new_of_old
 
 
-def compile_game(game: Game) -> CompiledGame:
-    """Walk the rules once and build the sequence form.  Raises ZerosumError on malformed rules."""
+#: peak bytes per history of the walk below (the measured figure the poker family refuses by)
+BYTES_PER_HISTORY = COMPILE_BYTES_PER_HISTORY
+#: random root-to-leaf paths of the size estimate, in batches (the median of the batch means is
+#: robust to the rare path that overestimates by far)
+_PROBES, _BATCHES = 1000, 10
+
+
+def estimate_histories(game: Game, seed: int = 0) -> float | None:
+    """The number of histories of ``game``, estimated before walking it by Knuth's method
+    ("Estimating the efficiency of backtrack programs", 1975): along a random path the product of
+    the branching factors above depth d is an unbiased estimate of the number of nodes at depth d.
+    None if a path meets rules the compiler would refuse (it then says why)."""
+    import random
+
+    rng = random.Random(seed)
+    means = []
+    try:
+        for _ in range(_BATCHES):
+            total = 0.0
+            for _ in range(_PROBES // _BATCHES):
+                h, weight, count = game.root(), 1.0, 1.0
+                while True:
+                    p = game.player(h)
+                    if p == CHANCE:
+                        choices = [label for label, q in game.chance_outcomes(h) if q > 0]
+                    elif p in (0, 1):
+                        choices = list(game.actions(h))
+                    else:
+                        break
+                    if not choices:
+                        return None
+                    weight *= len(choices)
+                    count += weight
+                    h = game.child(h, choices[rng.randrange(len(choices))])
+                total += count
+            means.append(total / (_PROBES // _BATCHES))
+    except (ZerosumError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    return float(np.median(means))
+
+
+#: histories expanded between two looks at the clock (progress) and at the memory guard
+_CHECK_EVERY = 4096
+
+
+def compile_game(game: Game, progress=None, max_bytes: int | None = None) -> CompiledGame:
+    """Walk the rules once and build the sequence form.  Raises ZerosumError on malformed rules.
+
+    The size of a game is unknown until it has been walked, so the walk watches itself:
+    ``progress(histories)`` is called about four times a second, and as soon as the histories
+    found so far would need more than ``max_bytes`` (default: 70 % of the memory available now)
+    the walk stops with a ZerosumError rather than running the machine out of memory.
+    """
+    limit = int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+    max_histories = max(1, limit // BYTES_PER_HISTORY)
+    estimate = estimate_histories(game)
+    if estimate is not None and estimate > 2 * max_histories:
+        raise ZerosumError(
+            f"{game.id} is too large to compile: about {estimate:.2g} histories (estimated from "
+            f"{_PROBES:,} random paths down its tree) would need about {estimate * BYTES_PER_HISTORY / 1e9:,.0f} GB, "
+            f"more than the {limit / 1e9:.1f} GB available")
+    next_look = time.monotonic() + 0.25
+    expanded = 0
     builders = (_PlayerBuilder(0), _PlayerBuilder(1))
     terminals: list[tuple] = []  # (seq pair p0, seq pair p1, chance prob, payoff)
     reach: list[tuple] = []  # (player, infoset(old), opponent seq pair, chance prob)
@@ -255,6 +318,16 @@ def compile_game(game: Game) -> CompiledGame:
         return first
 
     while stack:
+        expanded += 1
+        if expanded % _CHECK_EVERY == 0:
+            if len(node_player) > max_histories:
+                raise ZerosumError(
+                    f"{game.id} is too large to compile: the {len(node_player):,} histories found so far "
+                    f"(and counting) already need about {len(node_player) * BYTES_PER_HISTORY / 1e9:.1f} GB, "
+                    f"more than the {limit / 1e9:.1f} GB available")
+            if progress is not None and time.monotonic() >= next_look:
+                next_look = time.monotonic() + 0.25
+                progress(len(node_player))
         h, hid, prob, last, depth = stack.pop()
         p = game.player(h)
         node_player[hid] = p
@@ -338,9 +411,10 @@ def compile_game(game: Game) -> CompiledGame:
 _CACHE: dict[str, CompiledGame] = {}
 
 
-def compiled(game: Game) -> CompiledGame:
-    """The compiled form of ``game``, built once per game id and kept for the process."""
+def compiled(game: Game, progress=None) -> CompiledGame:
+    """The compiled form of ``game``, built once per game id and kept for the process
+    (``progress``: see :func:`compile_game`)."""
     found = _CACHE.get(game.id)
     if found is None:
-        found = _CACHE[game.id] = compile_game(game)
+        found = _CACHE[game.id] = compile_game(game, progress=progress)
     return found

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
-
-from .errors import ZerosumError
 
 
 def _pyplot():
@@ -19,17 +15,13 @@ def _pyplot():
 
 
 def save_figure(fig, path) -> None:
-    path = Path(path)
-    suffix = path.suffix or ".png"
+    """Write ``fig`` to ``path`` (format from its suffix, PNG without one) atomically, with the
+    mode the umask gives a new file; the figure is closed either way."""
+    from .files import write_atomic
+
+    fmt = Path(path).suffix.lstrip(".").lower() or "png"
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", suffix=suffix)
-        os.close(fd)
-        fig.savefig(tmp, dpi=120, bbox_inches="tight")
-        os.replace(tmp, path)
-    except (OSError, ValueError) as e:
-        if "tmp" in locals() and os.path.exists(tmp):
-            os.unlink(tmp)
-        raise ZerosumError(f"cannot write plot {str(path)!r}: {e}") from None
+        write_atomic(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=120, bbox_inches="tight"), "plot")
     finally:
         _pyplot().close(fig)
 

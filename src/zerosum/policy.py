@@ -11,8 +11,6 @@ Saved as JSON (never pickle)::
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -97,9 +95,9 @@ class TabularPolicy:
         if data.get("version") != VERSION:
             raise ZerosumError(f"{source} has policy format version {data.get('version')!r}; "
                                f"this zerosum reads version {VERSION}")
-        if data.get("game") != g.game_id:
-            raise ZerosumError(f"{source} was made for game {data.get('game')!r}, not {g.game_id!r}")
         players = data.get("players")
+        if data.get("game") != g.game_id and not _same_structure(g, players):
+            raise ZerosumError(f"{source} was made for game {data.get('game')!r}, not {g.game_id!r}")
         if not isinstance(players, list) or len(players) != 2:
             raise ZerosumError(f"{source}: 'players' must be a list of two tables")
         probs = []
@@ -136,17 +134,24 @@ class TabularPolicy:
         return cls.from_dict(game, data, source=repr(str(path)))
 
 
+def _same_structure(game, players) -> bool:
+    """Whether a policy file's tables name exactly the information sets and actions of ``game``
+    (e.g. Leduc and the poker family's default member, two names for one game): then the policy
+    applies although the file names another game id."""
+    if not isinstance(players, list) or len(players) != 2:
+        return False
+    for tree, table in zip(game.treeplexes, players):
+        if not isinstance(table, dict) or set(table) != set(tree.infoset_labels):
+            return False
+        for label, actions in zip(tree.infoset_labels, tree.action_labels):
+            if not isinstance(table[label], dict) or set(table[label]) != set(actions):
+                return False
+    return True
+
+
 def write_text_atomic(path, text: str) -> None:
-    """Write a file through a temporary sibling and a rename; raise ZerosumError if impossible."""
-    path = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
-    except OSError as e:
-        raise ZerosumError(f"cannot write {str(path)!r}: {e.strerror}") from None
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        os.unlink(tmp)
-        raise ZerosumError(f"cannot write {str(path)!r}: {e.strerror}") from None
+    """Write a file through a temporary sibling and a rename, with the mode the umask gives a new
+    file; raise ZerosumError naming ``path`` if impossible."""
+    from .files import write_text
+
+    write_text(path, text)

@@ -53,10 +53,18 @@ class LazyGroup(click.Group):
             raise click.ClickException(str(e)) from None
 
 
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.version_option(package_name="zerosum")
-def cli():
-    """Solve two-player zero-sum games: exactly where they are small, fast where they are not."""
+@click.pass_context
+def cli(ctx):
+    """Solve two-player zero-sum games: exactly where they are small, fast where they are not.
+
+    Start with `zerosum games`, then e.g. `zerosum solve leduc` or `zerosum search tictactoe`;
+    `zerosum COMMAND --help` describes each command.
+    """
+    if ctx.invoked_subcommand is None:  # `zerosum` alone: the help, and success
+        click.echo(ctx.get_help())
 
 
 def main():  # console-script entry point

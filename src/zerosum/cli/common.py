@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import click
 
 from ..errors import ZerosumError
+from ..files import check_writable, write_atomic  # noqa: F401  (check_writable: for the commands)
 
 
-def parse_params(params: tuple[str, ...]) -> dict:
-    """``--param key=value`` pairs; values are read as JSON when they parse, else kept as text."""
+def parse_params(params: tuple[str, ...], flag: str = "--param") -> dict:
+    """``--param key=value`` pairs (or ``--option``: ``flag`` names the option in messages);
+    values are read as JSON when they parse, else kept as text."""
     out = {}
     for item in params:
-        if "=" not in item:
-            raise ZerosumError(f"--param expects KEY=VALUE, got {item!r}")
+        if "=" not in item or not item.split("=", 1)[0].strip():
+            raise ZerosumError(f"{flag} expects KEY=VALUE, got {item!r}")
         key, value = item.split("=", 1)
         try:
             out[key.strip()] = json.loads(value)
@@ -38,20 +38,6 @@ def load_from_cli(name: str, params: tuple[str, ...] = ()):
             raise ZerosumError("a Gambit .efg game takes no --param")
         return load_efg(name)
     return load_game(name, **parse_params(params))
-
-
-def check_writable(path) -> None:
-    """Fail before long work if an output file could not be written."""
-    if path is None:
-        return
-    p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if p.is_dir():
-        raise ZerosumError(f"cannot write {str(p)!r}: it is a directory")
-    if not parent.is_dir():
-        raise ZerosumError(f"cannot write {str(p)!r}: no directory {str(parent)!r}")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise ZerosumError(f"cannot write {str(p)!r}: permission denied")
 
 
 def emit_json(obj) -> None:
@@ -77,33 +63,102 @@ def console():
     return Console(highlight=False, width=None if sys.stdout.isatty() else 120)
 
 
+#: seconds before the first plain progress line when stderr is not a terminal, and between lines
+PLAIN_FIRST_S, PLAIN_EVERY_S = 10.0, 30.0
+
+
+def _elapsed(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+class _PlainLines:
+    """Occasional one-line progress reports on stderr, for a log file or a pipe."""
+
+    def __init__(self, description: str):
+        import time
+
+        self.clock = time.monotonic
+        self.description = description
+        self.start = self.clock()
+        self.next = self.start + PLAIN_FIRST_S
+
+    def maybe(self, text) -> None:
+        now = self.clock()
+        if now >= self.next:
+            self.next = now + PLAIN_EVERY_S
+            body = text() if callable(text) else text
+            click.echo(f"zerosum: {self.description}: {body}, {_elapsed(now - self.start)} elapsed", err=True)
+
+
 @contextmanager
-def progress_bar(total: int, description: str, enabled: bool = True):
-    """A Rich progress bar on stderr (only on a terminal); yields ``advance(n)``."""
-    if not enabled or not sys.stderr.isatty():
+def progress_bar(total: int, description: str, enabled: bool = True, unit: str = "iterations"):
+    """Progress of a counted task; yields ``advance(n)``.  On a terminal: a Rich bar on stderr
+    (unless ``enabled`` is False, e.g. under --json); otherwise a plain line on stderr every
+    half minute or so (never on stdout, so --json output stays one object)."""
+    if not sys.stderr.isatty():
+        plain = _PlainLines(description)
+        done = [0]
+
+        def advance(n=1):
+            done[0] += n
+            plain.maybe(lambda: f"{done[0]:,} / {total:,} {unit} ({100 * done[0] / max(total, 1):.1f} %)")
+
+        yield advance
+        return
+    if not enabled:
         yield lambda n=1: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                  transient=True) as bar:
         task = bar.add_task(description, total=total)
         yield lambda n=1: bar.advance(task, n)
+
+
+@contextmanager
+def progress_status(description: str, enabled: bool = True):
+    """Progress of a task of unknown length (e.g. compiling a game); yields ``update(text)``
+    where ``text`` is a string or a function returning one.  A Rich spinner with the text on a
+    terminal, the occasional plain line on stderr otherwise."""
+    if not sys.stderr.isatty():
+        plain = _PlainLines(description)
+        yield plain.maybe
+        return
+    if not enabled:
+        yield lambda text: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(description)
+
+        def update(text):
+            bar.update(task, description=f"{description}: {text() if callable(text) else text}")
+
+        yield update
 
 
 def save_state(solver, path) -> None:
     """Write a solver's state_dict() as .npz, atomically."""
     import numpy as np
 
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.tmp.npz")
-    try:
-        np.savez(tmp, **solver.state_dict())
-        os.replace(tmp, p)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise ZerosumError(f"cannot write {str(p)!r}: {e.strerror}") from None
+    state = solver.state_dict()
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez(f, **state)
+
+    write_atomic(path, write, "state file")
 
 
 def load_state(solver, path) -> None:

@@ -15,6 +15,7 @@ from .common import (
     load_state,
     parse_params,
     progress_bar,
+    progress_status,
     save_state,
 )
 
@@ -92,8 +93,10 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
     accepted = inspect.signature(cls.__init__).parameters
     for key in kwargs:
         if key not in accepted:
-            flag = {"alternating": "--simultaneous", "seed": "--seed"}.get(key, f"--option {key}")
-            raise ZerosumError(f"{algorithm} does not take {flag}")
+            flags = {"alternating": "--simultaneous", "seed": "--seed"}
+            takes = [flags.get(k, f"--option {k}") for k in accepted if k not in ("self", "game")]
+            raise ZerosumError(f"{algorithm} does not take {flags.get(key, f'--option {key}')}; "
+                               + (f"it takes {', '.join(takes)}" if takes else "it takes no options"))
     return cls(game, **kwargs)
 
 
@@ -117,37 +120,59 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
           resume_path, params, as_json):
-    """Solve GAME and report NashConv of the average and current strategies at checkpoints."""
-    from ..compiled import compiled
+    """Solve GAME and report NashConv of the average and current strategies at checkpoints.
+
+    ``-a help`` lists the algorithms.  Output paths are checked before any work; if a file still
+    cannot be written at the end, the results are printed first and the command then fails.
+    """
     from ..solvers import SOLVERS, check_iterations
 
+    if algorithm in ("help", "list"):
+        _print_algorithms(as_json)
+        return
     if algorithm not in SOLVERS:
-        raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(sorted(SOLVERS))}")
+        raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(sorted(SOLVERS))} "
+                           f"(-a help describes them)")
     check_iterations(iterations)
     marks = _parse_checkpoints(checkpoints, iterations)
-    check_writable(save_path)
-    check_writable(plot_path)
-    check_writable(state_path)
+    for path in (save_path, plot_path, state_path):
+        check_writable(path)
     g = load_from_cli(game, params)
     t0 = time.perf_counter()
-    cg = compiled(g)
+    cg = compile_with_progress(g, enabled=not as_json)
     compile_s = time.perf_counter() - t0
     solver = make_solver(algorithm, cg, simultaneous=simultaneous, seed=seed, options=options)
+    one_shot = not hasattr(solver, "iterate")  # the LP: -n, checkpoints and curves do not apply
+    notes = []
+    if one_shot and (state_path or resume_path):
+        solver.state_dict()  # before the work: the one-shot solver says why it has no state
     if resume_path:
         load_state(solver, resume_path)
+        if seed is not None and getattr(solver, "seed", seed) != seed:
+            raise ZerosumError(f"the saved run used --seed {solver.seed}, not {seed}: a resumed run keeps its "
+                               f"seed (leave --seed out, or start afresh)")
         if solver.iteration >= iterations:
             raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; "
                                f"ask for more --iterations")
+    if one_shot and plot_path:
+        notes.append(f"no plot: {algorithm} solves the game in one shot, so there is no convergence curve "
+                     f"to draw ({plot_path} not written)")
+        plot_path = None
     t0 = time.perf_counter()
-    with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
-        rows = solver.run(iterations, marks, progress=advance)
+    if one_shot:
+        with progress_status(f"{algorithm} on {g.id}", enabled=not as_json) as update:
+            update("solving")
+            rows = solver.run(1, [1])
+    else:
+        with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
+            rows = solver.run(iterations, marks, progress=advance)
     solve_s = time.perf_counter() - t0
     avg = solver.average_policy()
     result = {
         "game": g.id,
         "algorithm": algorithm,
         "updates": _updates(solver),
-        "iterations": iterations,
+        "iterations": None if one_shot else iterations,
         "value": rows[-1]["value_average"],
         "nash_conv": rows[-1]["nash_conv_average"],
         "exploitability": rows[-1]["nash_conv_average"] / 2,
@@ -158,21 +183,70 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     }
     if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
         result.update(solver.extra_info())
-    if state_path:
-        save_state(solver, state_path)
-        result["state_saved"] = state_path
-    if save_path:
-        avg.save(save_path)
-        result["saved"] = save_path
-    if plot_path:
-        from ..plots import convergence
-
-        convergence(rows, plot_path, f"{algorithm} on {g.id}")
-        result["plot"] = plot_path
+    failed = []  # late write failures: reported after the results, which are worth having anyway
+    for key, path, write in (
+            ("state_saved", state_path, lambda: save_state(solver, state_path)),
+            ("saved", save_path, lambda: avg.save(save_path)),
+            ("plot", plot_path, lambda: _plot(rows, plot_path, f"{algorithm} on {g.id}"))):
+        if path:
+            try:
+                write()
+                result[key] = path
+            except ZerosumError as e:
+                failed.append(str(e))
+    if notes:
+        result["notes"] = notes
     if as_json:
         emit_json(result)
+    else:
+        _print_solve(result)
+    for n in notes:
+        click.echo(f"note: {n}", err=True)
+    if failed:
+        raise ZerosumError("; ".join(failed))
+
+
+def _plot(rows, path, title) -> None:
+    from ..plots import convergence
+
+    convergence(rows, path, title)
+
+
+def compile_with_progress(game, enabled: bool = True):
+    """The compiled game, with a spinner (or occasional stderr lines) while a large one compiles."""
+    from ..compiled import compiled
+
+    with progress_status(f"compiling {game.id}", enabled=enabled) as update:
+        return compiled(game, progress=lambda n: update(f"{n:,} histories"))
+
+
+def _print_algorithms(as_json: bool) -> None:
+    """``-a help``: every algorithm with the first line of its docstring."""
+    import inspect
+
+    from ..solvers import SOLVERS
+
+    rows = []
+    for name, cls in sorted(SOLVERS.items()):
+        doc = (cls.__doc__ or "").strip().split("\n\n")[0]
+        params = [p for p in inspect.signature(cls.__init__).parameters.values()
+                  if p.name not in ("self", "game") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        flags = {"alternating": "--simultaneous", "seed": "--seed"}
+        opts = [flags.get(p.name, f"{p.name}={p.default!r}" if p.default is not p.empty else p.name)
+                for p in params]
+        rows.append({"algorithm": name, "description": " ".join(doc.split()), "options": opts})
+    if as_json:
+        emit_json({"algorithms": rows})
         return
-    _print_solve(result)
+    from rich.table import Table
+
+    t = Table(title="algorithms (-a NAME); options with --option KEY=VALUE")
+    t.add_column("algorithm", no_wrap=True)
+    t.add_column("options")
+    t.add_column("description")
+    for r in rows:
+        t.add_row(r["algorithm"], ", ".join(r["options"]) or "-", r["description"])
+    console().print(t)
 
 
 def _updates(solver) -> str | None:
@@ -183,43 +257,96 @@ def _updates(solver) -> str | None:
 
 
 def _nc(v: float) -> str:
-    return f"{v:.4f}" if v >= 1e-4 or v == 0 else f"{v:.2e}"
+    return _fixed(v, 4) if v >= 1e-4 or v == 0 else f"{v:.2e}"
+
+
+def _fixed(v: float, digits: int) -> str:
+    """``v`` with ``digits`` decimals, never "-0.0000" for a value that rounds to zero."""
+    text = f"{v:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _print_solve(r: dict) -> None:
     from rich.table import Table
 
     c = console()
-    c.print(f"{r['game']}: {r['sizes']['histories']} histories, infosets {r['sizes']['infosets'][0]} + "
-            f"{r['sizes']['infosets'][1]}; {r['algorithm']}"
-            + (f" ({r['updates']} updates), {r['iterations']} iterations" if r["updates"] else "")
-            + f" in {r['seconds']['solve']:.3f} s")
-    t = Table(title="NashConv (sum of both players' best-response gains)")
-    learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle or sampled payoffs
-    for col in ("iterations", "average", "current", "value (avg)", "nodes") + (
-            ("oracle error (p0, p1)", "hands") if learned else ()):
-        t.add_column(col, justify="right")
-    for row in r["checkpoints"]:
-        extra = ()
-        if learned:
-            errs = row["oracle_error"]
-            extra = ("-" if errs[0] is None else f"{errs[0]:.4f}, {errs[1]:.4f}", f"{row['hands']:,}")
-        t.add_row(str(row["iteration"]), _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
-                  f"{row['value_average']:.4f}", f"{row['nodes']:,}", *extra)
-    c.print(t)
-    c.print(f"value of the game to player 0 (average strategy): {r['value']:.4f}")
-    c.print(f"exploitability (NashConv / 2): {r['exploitability']:.6f}")
-    c.print("player 0's first action:  " + "   ".join(
-        f"{label} " + " ".join(f"{a}={p:.2f}" for a, p in probs.items())
-        for label, probs in r["first_actions"].items()))
+    sizes = r["sizes"]
+    what = r["algorithm"]
+    if r["updates"]:
+        what += f" ({r['updates']} updates), {_plural(r['iterations'], 'iteration')}"
+    c.print(f"{r['game']}: {_plural(sizes['histories'], 'history').replace('historys', 'histories')}, "
+            f"infosets {sizes['infosets'][0]:,} + {sizes['infosets'][1]:,}; compiled in "
+            f"{r['seconds']['compile']:.3f} s; {what} in {r['seconds']['solve']:.3f} s", soft_wrap=True)
+    if r["iterations"] is not None:
+        t = Table(title="NashConv (sum of both players' best-response gains)")
+        learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle
+        for col in ("iterations", "average", "current", "value (avg)", "nodes") + (
+                ("oracle error (p0, p1)", "hands") if learned else ()):
+            t.add_column(col, justify="right")
+        for row in r["checkpoints"]:
+            extra = ()
+            if learned:
+                errs = row["oracle_error"]
+                extra = ("-" if errs[0] is None else f"{_fixed(errs[0], 4)}, {_fixed(errs[1], 4)}",
+                         f"{row['hands']:,}")
+            t.add_row(f"{row['iteration']:,}", _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
+                      _fixed(row["value_average"], 4), f"{row['nodes']:,}", *extra)
+        c.print(t)
     if "lp" in r:
-        for k, (size, secs) in enumerate(zip(r["lp"]["sizes"], r["lp"]["seconds"])):
-            c.print(f"sequence-form LP {k + 1}: {size['variables']} variables, {size['constraints']} constraints, "
-                    f"{size['nonzeros']} nonzeros, {size['simplex_iterations']} simplex iterations, {secs:.3f} s")
+        lps = r["lp"]["sizes"]
+        names = ["sequence-form LP"] if len(lps) == 1 else ["player 0's sequence-form LP", "player 1's"]
+        for name, size, secs in zip(names, lps, r["lp"]["seconds"]):
+            c.print(f"{name}: {size['variables']:,} variables, {size['constraints']:,} constraints, "
+                    f"{size['nonzeros']:,} nonzeros, {_plural(size['simplex_iterations'], 'simplex iteration')}, "
+                    f"{secs:.3f} s", soft_wrap=True)
+        if len(lps) == 1:
+            c.print("(one LP: player 0's maximin; player 1's strategy is read from its duals)")
+        c.print(f"NashConv (sum of both players' best-response gains): {_nc(r['nash_conv'])}")
+    c.print(f"value of the game to player 0 (average strategy): {_fixed(r['value'], 4)}")
+    c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)}")
+    _print_first_actions(c, r["first_actions"])
+    if "state_saved" in r:
+        c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)
     if "saved" in r:
-        c.print(f"average policy saved to {r['saved']}")
+        c.print(f"average policy saved to {r['saved']}", soft_wrap=True)
     if "plot" in r:
-        c.print(f"plot written to {r['plot']}")
+        c.print(f"plot written to {r['plot']}", soft_wrap=True)
+
+
+def _distinguishing(labels: list[str]) -> dict[str, str]:
+    """Labels made of bracketed fields (OpenSpiel's ``[Observer: 0][Private: 2][Round 1]...``)
+    shown by the fields that differ between them (``[Private: 2]``); others as they are."""
+    import re
+
+    fields = [re.findall(r"\[[^\]]*\]", label) for label in labels]
+    if len(labels) < 2 or any(not f or "".join(f) != label for f, label in zip(fields, labels)) \
+            or len({len(f) for f in fields}) != 1:
+        return {label: label for label in labels}
+    varying = [k for k in range(len(fields[0])) if len({f[k] for f in fields}) > 1]
+    return {label: "".join(f[k] for k in varying) or label for label, f in zip(labels, fields)}
+
+
+def _print_first_actions(c, first: dict) -> None:
+    """On one line when short (Kuhn: ``J p=0.79 b=0.21   Q ...``), else one information set per
+    line, long labels (OpenSpiel's information-state strings) shortened in the middle."""
+    parts = [f"{label} " + " ".join(f"{a}={p:.2f}" for a, p in probs.items()) for label, probs in first.items()]
+    line = "player 0's first action:  " + "   ".join(parts)
+    if len(line) <= 100:
+        c.print(line, soft_wrap=True)
+        return
+    c.print(f"player 0's first action ({len(first)} information sets):")
+    shown = _distinguishing(list(first))
+    for label, probs in first.items():
+        short = shown[label]
+        short = short if len(short) <= 40 else f"{short[:18]}...{short[-18:]}"
+        acts = " ".join(f"{a}={p:.2f}" for a, p in probs.items())
+        if len(acts) > 80:
+            acts = acts[:77] + "..."
+        c.print(f"  {short}  {acts}", soft_wrap=True)
 
 
 @click.command()

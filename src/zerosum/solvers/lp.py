@@ -120,8 +120,10 @@ def solve_lp(game, options: dict | None = None, polish_above: float = 1e-12):
 class LPSolver:
     """The sequence-form LP behind the solver interface of ``zerosum solve`` (``-a lp``).
 
-    ``run`` solves once (``iterations`` is ignored) and returns one checkpoint; the strategies are
-    exact to HiGHS's tolerances.  ``lp_size`` and ``lp_seconds`` describe the two LPs solved.
+    ``run`` solves once (``iterations`` is ignored) and returns one checkpoint (iteration 1: one
+    solve; ``nodes`` None: the LP visits no tree); the strategies are exact to HiGHS's tolerances.
+    ``lp_size`` and ``lp_seconds`` describe the LPs solved: player 0's, and player 1's only when
+    the duals needed polishing (``info["polished"]``).
     """
 
     name = "lp"
@@ -174,11 +176,11 @@ class LPSolver:
         if progress is not None:
             progress(iterations)
         return [{
-            "iteration": sum(s["simplex_iterations"] for s in self.info["sizes"]),
+            "iteration": 1,
             "nash_conv_average": nash_conv_of_plans(self.game, x, y),
             "nash_conv_current": nash_conv_of_plans(self.game, x, y),
             "value_average": self.value,
-            "nodes": 0,
+            "nodes": None,
         }]
 
     def average_policy(self) -> TabularPolicy:
