@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ..errors import ZerosumError
 from ..params import call_with_params
 from .base import CHANCE, TERMINAL, Game
+from .holdem import HoldemGame
 from .kuhn import KuhnPoker
 from .leduc import LeducPoker
 from .matrix import MatrixGame, rock_paper_scissors
@@ -18,11 +19,12 @@ REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {
     "leduc": (LeducPoker, "Leduc hold'em as Lab 15 defines it: ranks only, 144 infosets per player"),
     "rps": (rock_paper_scissors, "rock-paper-scissors as a one-shot game"),
     "poker": (PokerGame, "poker family: ranks, copies, rounds, raises, bets, ante (default = Leduc)"),
+    "holdem": (HoldemGame, "limit hold'em subgame: board, pot, stack, bets, raises, range0, range1 (public tree)"),
     "matrix": (MatrixGame, "any payoff matrix for player 0: load_game('matrix', payoffs=[[...]])"),
 }
 
 #: a sample value of a required parameter, for the message that asks for it
-EXAMPLES = {"payoffs": "'[[1,-1],[-1,1]]'"}
+EXAMPLES = {"payoffs": "'[[1,-1],[-1,1]]'", "board": "Ks7d2c9h"}
 
 
 def register(name: str, factory: Callable[..., Game], description: str) -> None:

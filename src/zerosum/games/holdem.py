@@ -45,7 +45,7 @@ class HoldemGame(Game):
 
     name = "holdem"
 
-    def __init__(self, board: str = "", pot=10, stack=1000, bets=None, raises=3, range0: str = "",
+    def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=3, range0: str = "",
                  range1: str = "", max_bytes: int | None = None):
         from ..public_tree.cards import cards_str, hole_pairs, live_pairs, pair_str, parse_board
         from ..public_tree.ranges import parse_range
