@@ -70,9 +70,9 @@ def test_hidden_constructor_arguments_are_not_offered():
 
 def test_search_refuses_by_measured_size_not_by_move_count():
     # 16 moves left, but 752 positions: the table searches solve it; the full-tree ones are skipped
-    r = run("search", "nim", "--param", "heaps=[1,3,5,7]", "--json")
+    r = run("search", "nim", "--param", "heaps=[1,3,5,7]", "--max-nodes", "200000", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["positions"] == 752 and out["tree_nodes"] > 10 ** 8
     rows = {row["algorithm"]: row for row in out["results"]}
     # Bouton: nim-sum 1^3^5^7 = 0, so the player to move loses
@@ -86,7 +86,7 @@ def test_search_node_budget_and_the_full_board():
     r = run("search", "mnk", "--param", "m=4", "--param", "n=4", "--param", "k=3",
             "-a", "alphabeta_tt_ordered", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["results"][0]["value"] == 1      # 3 in a row on 4x4: first player wins
+    assert json.loads(r.stdout)["results"][0]["value"] == 1      # 3 in a row on 4x4: first player wins
     one_line_error(run("search", "mnk", "--param", "m=4", "--param", "n=4", "--param", "k=3",
                        "-a", "minimax", "--max-nodes", "1000"), "minimax: stopped after 1,000 nodes",
                    "--depth")

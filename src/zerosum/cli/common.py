@@ -64,7 +64,7 @@ def console():
 
 
 #: seconds before the first plain progress line when stderr is not a terminal, and between lines
-PLAIN_FIRST_S, PLAIN_EVERY_S = 10.0, 30.0
+PLAIN_FIRST_S, PLAIN_EVERY_S = 20.0, 30.0
 
 
 def _elapsed(seconds: float) -> str:
