@@ -116,10 +116,12 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
               help="Save the solver's state (.npz) at the end, to resume later.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
               help="Resume from a saved state; --iterations is then the total to reach.")
+@click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
+              help="Compiled form (default: the public tree where the game has one: poker, holdem).")
 @param_option
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
-          resume_path, params, as_json):
+          resume_path, params, as_json, form=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
 
     ``-a help`` lists the algorithms.  Output paths are checked before any work; if a file still
@@ -130,7 +132,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if algorithm in ("help", "list"):
         _print_algorithms(as_json)
         return
-    if algorithm not in SOLVERS:
+    if algorithm not in SOLVERS and algorithm != "pcs-mccfr":  # pcs-mccfr: public tree only
         raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(sorted(SOLVERS))} "
                            f"(-a help describes them)")
     check_iterations(iterations)
@@ -138,6 +140,18 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     for path in (save_path, plot_path, state_path):
         check_writable(path)
     g = load_from_cli(game, params)
+    from ..public_tree.cli_support import resolve_form, solve_public
+
+    if resolve_form(g, form) == "public-tree" or algorithm == "pcs-mccfr":
+        if algorithm == "pcs-mccfr":
+            resolve_form(g, "public-tree")
+        result = solve_public(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
+                              save_path, progress_bar, as_json)
+        if plot_path:
+            _plot(result["checkpoints"], plot_path, f"{algorithm} on {g.id}")
+            result["plot"] = plot_path
+        emit_json(result) if as_json else _print_solve(result)
+        return
     t0 = time.perf_counter()
     cg = compile_with_progress(g, enabled=not as_json)
     compile_s = time.perf_counter() - t0
@@ -352,16 +366,20 @@ def _print_first_actions(c, first: dict) -> None:
 @click.command()
 @click.argument("game")
 @click.argument("policy_file", type=click.Path(dir_okay=False))
+@click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
+              help="Compiled form (default: the one the policy file was saved from).")
 @param_option
 @json_option
-def evaluate(game, policy_file, params, as_json):
+def evaluate(game, policy_file, params, as_json, form=None):
     """NashConv, exploitability and value of a saved policy on GAME."""
     from ..evaluation import evaluate as evaluate_policy
     from ..policy import TabularPolicy
+    from ..public_tree.cli_support import evaluate_public
 
     g = load_from_cli(game, params)
-    pol = TabularPolicy.load(g, policy_file)
-    ev = evaluate_policy(g, pol)
+    ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
+    if ev is None:
+        ev = evaluate_policy(g, TabularPolicy.load(g, policy_file))
     out = {"game": g.id, "policy": policy_file, **ev.to_dict()}
     if as_json:
         emit_json(out)

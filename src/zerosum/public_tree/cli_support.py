@@ -133,23 +133,29 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     return result
 
 
-def evaluate_public(game, policy_file) -> dict:
-    """NashConv, exploitability and value of a saved public-tree policy (zerosum.public-policy JSON)."""
+def evaluate_public(game, policy_file, form: str | None):
+    """The Evaluation of a saved public-tree policy (zerosum.public-policy JSON), or None when the
+    file is a history-tree policy and the form allows the history tree."""
+    from ..evaluation import Evaluation
     from .policy import PublicPolicy
 
+    if not is_public_policy_file(policy_file):
+        if form == "public-tree":
+            raise ZerosumError(f"{policy_file} is not a public-tree policy (solve --form public-tree --save writes one)")
+        resolve_form(game, "history-tree")
+        return None
+    if form == "history-tree":
+        raise ZerosumError(f"{policy_file} is a public-tree policy; evaluate it with --form public-tree")
+    resolve_form(game, "public-tree")
     path = Path(policy_file)
     try:
         data = json.loads(path.read_text())
-    except OSError as e:
-        raise ZerosumError(f"cannot read policy file {str(path)!r}: {e.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
     tree = public_tree(game)
     ev = PublicPolicy.from_dict(tree, data, source=repr(str(path))).evaluate()
     nc = ev["nash_conv"]
-    return {"game": game.id, "policy": str(policy_file), "value": ev["value"],
-            "best_response_values": ev["best_response_values"], "nash_conv": nc, "exploitability": nc / 2,
-            "form": "public-tree"}
+    return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
 
 
 def is_public_policy_file(path) -> bool:

@@ -1,0 +1,74 @@
+"""zerosum solve / evaluate on the public tree: --form, the JSON fields, hold'em errors in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from zerosum.cli import cli
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_solve_poker_both_forms_agree(tmp_path):
+    pub = run("solve", "poker", "-n", "50", "--json", "--save", str(tmp_path / "p.json"))
+    hist = run("solve", "poker", "-n", "50", "--json", "--form", "history-tree", "--save", str(tmp_path / "h.json"))
+    assert pub.exit_code == 0 and hist.exit_code == 0, pub.output + hist.output
+    a, b = json.loads(pub.output), json.loads(hist.output)
+    assert a["form"] == "public-tree" and a["histories"] == 1939 and a["public_nodes"] == 240
+    assert a["infoset_actions"] == 672 and a["bytes"] > 0 and a["compile_s"] >= 0 and a["pot"] == 2
+    assert abs(a["nash_conv"] - b["nash_conv"]) < 1e-9 and abs(a["value"] - b["value"]) < 1e-9
+    ev_pub = json.loads(run("evaluate", "poker", str(tmp_path / "p.json"), "--json").output)
+    ev_hist = json.loads(run("evaluate", "poker", str(tmp_path / "h.json"), "--json").output)
+    assert abs(ev_pub["nash_conv"] - a["nash_conv"]) < 1e-7  # the file rounds to 9 decimals
+    assert abs(ev_hist["nash_conv"] - b["nash_conv"]) < 1e-9
+    wrong = run("evaluate", "poker", str(tmp_path / "p.json"), "--form", "history-tree")
+    assert wrong.exit_code == 1 and "public-tree policy" in wrong.output
+
+
+def test_solve_holdem_river_with_state(tmp_path):
+    args = ("solve", "holdem", "--param", "board=Ks7d2c9h3s", "--param", "range0=AA,KK,AK", "-a", "dcfr",
+            "--json", "--option", "dtype=float32")
+    first = run(*args, "-n", "20", "--save-state", str(tmp_path / "s.npz"))
+    assert first.exit_code == 0, first.output
+    more = run(*args, "-n", "40", "--resume", str(tmp_path / "s.npz"))
+    assert more.exit_code == 0, more.output
+    r = json.loads(more.output)
+    assert r["form"] == "public-tree" and r["dtype"] == "float32" and r["iterations"] == 40
+    assert r["pot"] == 10 and r["public_nodes"] == 21
+
+
+@pytest.mark.parametrize("params, fragment", [
+    (("board=Ks7d2c9x",), "illegal card"),
+    (("board=Ks7dKs9h",), "duplicated card"),
+    (("board=Ks7d",), "has 2 cards"),
+    (("board=Ks7d2c9h", "range0=KsKd"), "on the board"),
+    (("board=Ks7d2c9h", "range1=AK,Z9"), "Z9"),
+    (("board=Ks7d2c9h", "range1=AA:0"), "weight 0"),
+    (("board=Ks7d2c",), "too large even for the public tree"),
+])
+def test_holdem_errors_are_one_line(params, fragment):
+    args = ["solve", "holdem", "-n", "1"]
+    for p in params:
+        args += ["--param", p]
+    r = run(*args)
+    assert r.exit_code == 1 and fragment in r.output and len(r.output.strip().splitlines()) == 1, r.output
+
+
+def test_history_tree_refused_before_any_work():
+    r = run("solve", "holdem", "--param", "board=Ks7d2c9h", "--form", "history-tree", "-n", "1")
+    assert r.exit_code == 1 and "7,575,777,721 histories" in r.output and "--form public-tree" in r.output
+    r = run("solve", "kuhn", "--form", "public-tree", "-n", "1")
+    assert r.exit_code == 1 and "no public-tree form" in r.output
+    r = run("solve", "poker", "-a", "pcfr+", "-n", "1")
+    assert r.exit_code == 1 and "does not run on the public tree" in r.output
+
+
+def test_pcs_mccfr_from_the_cli():
+    r = run("solve", "poker", "-a", "pcs-mccfr", "-n", "300", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["nash_conv"] < 4.7  # uniform: 4.747
