@@ -27,15 +27,15 @@ EXCLUDED = {
     "zerosum.games",                  # its __init__ is being edited by issue 10
     "zerosum.plots",
     "zerosum.compiled", "zerosum.policy",
-    "zerosum.games.matrix", "zerosum.games.openspiel",
+    "zerosum.games.matrix", "zerosum.games.openspiel", "zerosum.games.holdem", "zerosum.params",
     "zerosum.solvers.cfr", "zerosum.solvers.lcfr", "zerosum.solvers.dcfr", "zerosum.solvers.pcfr",
     "zerosum.solvers.pdcfr_plus",
     "zerosum.perfect.agents", "zerosum.perfect.connect4", "zerosum.perfect.connect4_solver",
 }
-EXCLUDED_PREFIXES = ("zerosum.experiments",)
+EXCLUDED_PREFIXES = ("zerosum.experiments", "zerosum.learning", "zerosum.public_tree")
 
-#: Packages not (yet) on the API pages: the command line has its own page (docs/cli.md).
-NOT_ON_API_PAGES = ("zerosum.cli", "zerosum.public_tree", "zerosum.learning", "zerosum.params")
+#: Packages not on the API pages: the command line has its own page (docs/cli.md).
+NOT_ON_API_PAGES = ("zerosum.cli",)
 
 
 def _documented_modules() -> list[str]:
