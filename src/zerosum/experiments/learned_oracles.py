@@ -153,6 +153,7 @@ def _figure(series_it, series_hands, path, game_id) -> None:
         ax.set_ylabel("NashConv of the meta-strategy")
         ax.grid(True, which="both", alpha=0.3)
     axes[0].legend(fontsize=7)
+    fig.subplots_adjust(wspace=0.3)
     fig.suptitle(f"PSRO (Nash) with learned best responses on {game_id}")
     save_figure(fig, path)
 
