@@ -54,10 +54,10 @@ def test_sweep_ties_and_removal_by_hand():
     hands = list(tree.hand_labels[0])
     c = tree.terminals.const[0]
     stake = tree.stake[showdown]
-    reach = ws.opp[showdown, [hands.index("KdQd"), hands.index("QsJs")]]
-    assert reach.min() > 0
+    # player 1 reached the check-check showdown by one uniform choice at its node
+    reach = 1.0 / tree.n_children[tree.parent[showdown]]
     # AcKc beats both of player 1's hands (no shared card): stake * c * their reach
-    assert ws.val[showdown, hands.index("AcKc")] == pytest.approx(stake * c * reach.sum())
+    assert ws.val[showdown, hands.index("AcKc")] == pytest.approx(2 * stake * c * reach)
     # KhQh ties KdQd and QsJs (both play the board): 0
     assert ws.val[showdown, hands.index("KhQh")] == pytest.approx(0.0)
 

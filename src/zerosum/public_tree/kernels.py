@@ -38,7 +38,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             for i in range(n0):
                 s = 0.0
                 for j in range(n1):
-                    s += m[i, j] * opp[n, j]
+                    s += m[i, j] * opp[0, j]
                 val[n, i] = scale * s
         else:
             n0, n1 = weight.shape[1], weight.shape[2]
@@ -47,7 +47,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             for j in range(n1):
                 val[n, j] = 0.0
             for i in range(n0):
-                r = opp[n, i]
+                r = opp[0, i]
                 if r != 0.0:
                     for j in range(n1):
                         val[n, j] += m[i, j] * r
@@ -68,14 +68,14 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
         total = 0.0
         for m in range(s0, s1):
             j = order[m]
-            r = opp[n, j]
+            r = opp[0, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
         scale = (-st if folder == p else st) * c
         for m in range(s0, s1):
             i = order[m]
-            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[n, i])
+            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[0, i])
         return
     scale = st * c
     # upward: wins against strictly weaker hands that share no card
@@ -90,7 +90,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             val[n, i] = total - cs[cards[i, 0]] - cs[cards[i, 1]]
         for k in range(m, g):
             j = order[k]
-            r = opp[n, j]
+            r = opp[0, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
@@ -108,7 +108,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             val[n, i] = scale * (val[n, i] - (total - cs[cards[i, 0]] - cs[cards[i, 1]]))
         for k in range(m, g, -1):
             j = order[k]
-            r = opp[n, j]
+            r = opp[0, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
@@ -121,26 +121,26 @@ def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, b
     r = val.shape[1]
     total = 0.0
     for j in range(r):
-        total += opp[n, j]
+        total += opp[0, j]
     bb = board_rank[b]
     c = const[b]
     if is_fold:
         scale = (-st if folder == p else st) * c
         for i in range(r):
             if bb < 0:
-                val[n, i] = scale * (k * total - opp[n, i])
+                val[n, i] = scale * (k * total - opp[0, i])
             else:
                 a = k - (1 if i == bb else 0)
-                v = k * a * total - k * opp[n, bb] - a * opp[n, i]
+                v = k * a * total - k * opp[0, bb] - a * opp[0, i]
                 if i == bb:
-                    v += opp[n, i]
+                    v += opp[0, i]
                 val[n, i] = scale * v
         return
     scale = st * c
     below = 0.0
     for m in range(r):
         i = order[b * r + m]
-        y = opp[n, i]
+        y = opp[0, i]
         above = total - below - y
         if bb < 0:
             val[n, i] = scale * k * (below - above)
@@ -148,7 +148,7 @@ def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, b
             a = k - (1 if i == bb else 0)
             v = k * a * (below - above)
             if i != bb:
-                v += k * opp[n, bb]
+                v += k * opp[0, bb]
             elif tie_to_p0 != 0:
                 v += (1.0 if p == 0 else -1.0) * (k - 1) * (k - 2) * y
             val[n, i] = scale * v
@@ -160,8 +160,8 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
          evaluator, weight, signed, cards, const, order, start, strength,
          p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
          opp, own, val, cs, sample, active, iw):
-    """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers,
-    cs 52 floats of scratch for the sweep.
+    """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers
+    (opp and val may be the same array), cs 52 floats of scratch for the sweep.
 
     Public chance sampling: where ``sample`` is not empty, a chance node n walks only its child
     ``first_child[n] + sample[n]``; values below are scaled by the inverse probability of the
@@ -183,6 +183,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
         for i in range(n_p):
             own[0, i] = range_p[i]
     tot = np.empty(max(n_p, n_o))
+    row = opp[0:1].copy()
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
         k = kind[n]
@@ -239,7 +240,11 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
         if sampling and active[n] == 0:
             continue
         if k >= FOLD:
-            _terminal(n, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight, signed, cards,
+            # opp and val may be one buffer (a node's reach is not needed once its value is known):
+            # the terminal reads the reach from a scratch row
+            for j in range(n_o):
+                row[0, j] = opp[n, j]
+            _terminal(n, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed, cards,
                       const, order, start, strength, cs)
             if sampling and iw[n] != 1.0:
                 for i in range(n_p):

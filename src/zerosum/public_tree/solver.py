@@ -37,11 +37,11 @@ def as_public_tree(game) -> PublicTree:
 class Workspace:
     """The per-node vectors of one pass, allocated once per tree."""
 
-    def __init__(self, tree: PublicTree, dtype):
+    def __init__(self, tree: PublicTree, dtype, updates: bool = True):
         width = max(tree.n_hands)
-        self.opp = np.zeros((tree.n_nodes, width), dtype=dtype)
-        self.own = np.zeros((tree.n_nodes, width), dtype=dtype)
-        self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
+        # one buffer holds the opponent's reach on the way down and the values on the way up
+        self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
+        self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
         self.cs = np.zeros(52, dtype=dtype)
         self.tree = tree
         self.args = (tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake, tree.offset,
@@ -53,7 +53,7 @@ class Workspace:
         self.iw = np.zeros(0, dtype=np.float64)
 
     def nbytes(self) -> int:
-        return self.opp.nbytes + self.own.nbytes + self.val.nbytes
+        return self.val.nbytes + self.own.nbytes
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None) -> float:
         pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
@@ -73,7 +73,7 @@ class Workspace:
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes."""
-    ws = workspace or Workspace(tree, np.float64)
+    ws = workspace or Workspace(tree, np.float64, updates=False)
     br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
     br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
     value = ws.walk(0, src[0], src[1], kernels.EXPECT)
@@ -121,7 +121,7 @@ class PublicTreeCFR(CFRSolver):
     def _evaluate(self, src) -> dict:
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.opp.dtype == np.float64 else \
-                Workspace(self.tree, np.float64)
+                Workspace(self.tree, np.float64, updates=False)
         src = [np.asarray(s, dtype=np.float64) for s in src]
         return nash_conv_public(self.tree, src, self._eval_workspace)
 
