@@ -91,3 +91,23 @@ def test_search_node_budget_and_the_full_board():
                        "-a", "minimax", "--max-nodes", "1000"), "minimax: stopped after 1,000 nodes",
                    "--depth")
     one_line_error(run("search", "connect4"), "give --depth")
+
+
+def test_analyze_empty_file_is_an_error(tmp_path):
+    empty = tmp_path / "positions.txt"
+    empty.write_text("\n\n")
+    one_line_error(run("analyze", "connect4", "--file", str(empty)), "holds no position")
+
+
+def test_connect4_moves_with_spaces_or_commas(tmp_path):
+    # the same position however the moves are separated
+    moves = "2252576253462244111563365343671351441"      # Pons's Test_L3_R1, line 1: score -1
+    compact = run("analyze", "connect4", moves, "--json")
+    assert compact.exit_code == 0, compact.output
+    assert json.loads(compact.stdout)["score"] == -1
+    for spelling in (" ".join(moves), ",".join(moves)):
+        r = run("analyze", "connect4", spelling, "--json")
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.stdout)["columns"] == json.loads(compact.stdout)["columns"]
+        r = run("search", "connect4", "--moves", spelling, "--depth", "2", "-a", "alphabeta", "--json")
+        assert r.exit_code == 0, r.output

@@ -27,6 +27,11 @@ def parse_params(params: tuple[str, ...], flag: str = "--param") -> dict:
     return out
 
 
+def compact_moves(text: str | None) -> str:
+    """Connect Four moves as one string of columns: ``4 4 5 3``, ``4,4,5,3`` and ``4453`` alike."""
+    return "".join((text or "").replace(",", " ").split())
+
+
 def load_from_cli(name: str, params: tuple[str, ...] = ()):
     """A game named on the command line; a path ending in .efg is read as a Gambit file."""
     from ..games import load_game
@@ -77,22 +82,36 @@ def _elapsed(seconds: float) -> str:
 
 
 class _PlainLines:
-    """Occasional one-line progress reports on stderr, for a log file or a pipe."""
+    """Occasional one-line progress reports on stderr, for a log file or a pipe: a background
+    thread prints ``status()`` after PLAIN_FIRST_S and then every PLAIN_EVERY_S, so that even one
+    long call (an LP, a deep search) is reported."""
 
-    def __init__(self, description: str):
+    def __init__(self, description: str, status):
+        import threading
         import time
 
         self.clock = time.monotonic
         self.description = description
+        self.status = status
         self.start = self.clock()
-        self.next = self.start + PLAIN_FIRST_S
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
 
-    def maybe(self, text) -> None:
-        now = self.clock()
-        if now >= self.next:
-            self.next = now + PLAIN_EVERY_S
-            body = text() if callable(text) else text
-            click.echo(f"zerosum: {self.description}: {body}, {_elapsed(now - self.start)} elapsed", err=True)
+    def _loop(self):
+        wait = PLAIN_FIRST_S
+        while not self.stop.wait(wait):
+            text = self.status()
+            click.echo(f"zerosum: {self.description}: {text + ', ' if text else ''}"
+                       f"{_elapsed(self.clock() - self.start)} elapsed", err=True)
+            wait = PLAIN_EVERY_S
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
 
 
 @contextmanager
@@ -101,14 +120,14 @@ def progress_bar(total: int, description: str, enabled: bool = True, unit: str =
     (unless ``enabled`` is False, e.g. under --json); otherwise a plain line on stderr every
     half minute or so (never on stdout, so --json output stays one object)."""
     if not sys.stderr.isatty():
-        plain = _PlainLines(description)
         done = [0]
 
         def advance(n=1):
             done[0] += n
-            plain.maybe(lambda: f"{done[0]:,} / {total:,} {unit} ({100 * done[0] / max(total, 1):.1f} %)")
 
-        yield advance
+        with _PlainLines(description, lambda: f"{done[0]:,} / {total:,} {unit} "
+                                              f"({100 * done[0] / max(total, 1):.1f} %)"):
+            yield advance
         return
     if not enabled:
         yield lambda n=1: None
@@ -129,8 +148,13 @@ def progress_status(description: str, enabled: bool = True):
     where ``text`` is a string or a function returning one.  A Rich spinner with the text on a
     terminal, the occasional plain line on stderr otherwise."""
     if not sys.stderr.isatty():
-        plain = _PlainLines(description)
-        yield plain.maybe
+        last = [""]
+
+        def update(text):
+            last[0] = text
+
+        with _PlainLines(description, lambda: last[0]() if callable(last[0]) else last[0]):
+            yield update
         return
     if not enabled:
         yield lambda text: None

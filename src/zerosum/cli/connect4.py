@@ -8,7 +8,7 @@ import time
 import click
 
 from ..errors import ZerosumError
-from .common import console, emit_json, progress_bar
+from .common import compact_moves, console, emit_json, progress_bar, progress_status
 
 GAMES = ("connect4",)
 
@@ -76,8 +76,10 @@ def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
     if path is not None:
         _analyze_file(solver, path, weak, as_json)
         return
+    moves = compact_moves(moves)
     start = time.perf_counter()
-    scores = solver.analyze(moves, weak=weak)
+    with progress_status(f"solving connect4 after {moves or '(empty board)'}", enabled=not as_json):
+        scores = solver.analyze(moves, weak=weak)
     elapsed = time.perf_counter() - start
     playable = [s for s in scores if s is not None]
     best = max(playable) if playable else None
@@ -110,6 +112,8 @@ def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
 
 def _analyze_file(solver, path, weak, as_json):
     positions = _read_positions(path)
+    if not positions:
+        raise ZerosumError(f"{path!r} holds no position: expected one 'MOVES' or 'MOVES SCORE' per line")
     results = []
     mismatches = 0
     start = time.perf_counter()

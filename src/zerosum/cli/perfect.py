@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import ZerosumError
-from .common import console, emit_json, parse_params, progress_bar
+from .common import compact_moves, console, emit_json, parse_params, progress_bar
 
 param_option = click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
                             help="Game parameter (repeatable), e.g. --param width=5; VALUE read as JSON.")
@@ -27,8 +27,8 @@ def state_from_moves(game, text: str | None):
     state = game.initial_state()
     if not text:
         return state
-    if hasattr(game, "from_moves"):
-        return game.from_moves(text)
+    if hasattr(game, "from_moves"):  # Connect Four: "4453", "4 4 5 3" or "4,4,5,3"
+        return game.from_moves(compact_moves(text))
     for i, token in enumerate(text.replace(",", " ").split()):
         try:
             state = game.result(state, game.parse_move(state, token))
