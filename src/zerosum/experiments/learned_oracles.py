@@ -132,7 +132,7 @@ def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES,
                 for p in (0, 1):
                     r = make_oracle(oracle, g, b, seed).respond(p, Mixture(g, p, [opp[1 - p]]))
                     errs.append(oracle_error(g, p, realization_plan(g.treeplexes[1 - p], opp[1 - p]), r.strategy))
-                cells.append(float(np.mean(errs)))
+                cells.append(max(float(np.mean(errs)), 0.0))  # >= 0 up to rounding
             table.add(oracle, name, *cells)
     return table
 
