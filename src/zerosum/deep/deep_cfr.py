@@ -1,0 +1,421 @@
+"""Deep CFR (Brown, Lerer, Gross and Sandholm 2019) over the compiled history tree.
+
+Each iteration t, for each player p in turn:
+
+1. ``traversals`` external-sampling traversals for p (Numba, one compiled call for all of them):
+   chance and the opponent sample their actions, p explores all of its own; at each of p's
+   decisions the sampled regrets ``v(a) - v`` go into p's *advantage* reservoir with the
+   iteration t, and at each opponent decision the opponent's current strategy goes into the
+   opponent's *strategy* reservoir with t;
+2. p's advantage network is trained from scratch on its reservoir, squared error weighted by t
+   (linear CFR).  p's next strategy is regret matching on its predicted advantages (the
+   largest advantage played with probability 1 where none is positive).
+
+The networks are small and the games compiled, so a network's strategy is tabulated over all of
+its player's information sets once after each training (:mod:`.network_policy`); the
+traversals then read that table -- exactly what querying the network at every visited
+information set would give, at the cost of one batched forward pass.  The average strategy is a
+network per player fitted to the strategy reservoir (cross-entropy weighted by t), trained at
+each checkpoint; its tabulation is evaluated exactly.
+
+Defaults are OpenSpiel's PyTorch example for Kuhn (``deep_cfr_pytorch.py``): one hidden layer
+of 64, 375 traversals, 375 advantage and 2,500 policy steps of batch 256, Adam 1e-3, reservoirs
+of 100,000.  Random numbers: the traversals' splitmix64 stream from (seed, iteration, player),
+JAX keys from the same; a resumed run is the uninterrupted one.  Needs the ``deep`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import ZerosumError
+from ..evaluation import evaluate
+from ..games.base import CHANCE, TERMINAL
+from ..policy import TabularPolicy, as_compiled
+from ..sequence_form import realization_plan
+from ..solvers.base import IterativeSolver, check_state
+from ..solvers.mccfr import _max_depth, _sample, _sample_chance, _seed_iteration, _uniform
+from .distill import global_sequences
+from .network_policy import Network, legal_mask, strategy_from_outputs, tabulate
+
+
+@njit(cache=True, inline="always")
+def _reservoir_slot(seen, cap, state):
+    """Slot for the ``seen``-th item (1-based) of a reservoir of ``cap``, or -1 to drop it."""
+    if seen <= cap:
+        return seen - 1
+    j = np.int64(_uniform(state) * seen)
+    return j if j < cap else -1
+
+
+@njit(cache=True)
+def _traverse(traverser, player, infoset, seq0, first_child, n_children, edge_prob, payoff, sigma, values,
+              stack_node, stack_k, seed, stream, traversals, iteration, adv_ids, adv_iter, adv_targets, adv_seen,
+              strat_ids, strat_iter, strat_targets, strat_seen, record_strategy):
+    """``traversals`` external-sampling traversals for ``traverser`` with the strategy table
+    ``sigma`` (per global sequence); regret samples into the advantage reservoir, the opponent's
+    strategies into its strategy reservoir.  Returns the nodes touched."""
+    state = np.zeros(1, dtype=np.uint64)
+    _seed_iteration(state, seed, stream)
+    sign = 1.0 if traverser == 0 else -1.0
+    adv_cap = len(adv_ids)
+    strat_cap = len(strat_ids)
+    nodes = 0
+    for _ in range(traversals):
+        top = 0
+        stack_node[0] = 0
+        stack_k[0] = -1
+        while True:
+            h = stack_node[top]
+            p = player[h]
+            if p == CHANCE:
+                stack_node[top] = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+                continue
+            nodes += 1
+            if p != TERMINAL:
+                g = seq0[h]
+                n = n_children[h]
+                if p != traverser:
+                    if record_strategy:
+                        strat_seen[0] += 1
+                        slot = _reservoir_slot(strat_seen[0], strat_cap, state)
+                        if slot >= 0:
+                            strat_ids[slot] = infoset[h]
+                            strat_iter[slot] = iteration
+                            for k in range(strat_targets.shape[1]):
+                                strat_targets[slot, k] = sigma[g + k] if k < n else 0.0
+                    stack_node[top] = first_child[h] + _sample(sigma, g, n, state)
+                    continue
+                stack_k[top] = 0
+                top += 1
+                stack_node[top] = first_child[h]
+                stack_k[top] = -1
+                continue
+            ret = sign * payoff[h]
+            top -= 1
+            while top >= 0:
+                h = stack_node[top]
+                g = seq0[h]
+                n = n_children[h]
+                k = stack_k[top]
+                values[g + k] = ret
+                k += 1
+                if k < n:
+                    stack_k[top] = k
+                    top += 1
+                    stack_node[top] = first_child[h] + k
+                    stack_k[top] = -1
+                    break
+                ev = 0.0
+                for a in range(n):
+                    ev += sigma[g + a] * values[g + a]
+                adv_seen[0] += 1
+                slot = _reservoir_slot(adv_seen[0], adv_cap, state)
+                if slot >= 0:
+                    adv_ids[slot] = infoset[h]
+                    adv_iter[slot] = iteration
+                    for a in range(adv_targets.shape[1]):
+                        adv_targets[slot, a] = values[g + a] - ev if a < n else 0.0
+                ret = ev
+                top -= 1
+            if top < 0:
+                break
+    return nodes
+
+
+def positive_int(name, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+        raise ZerosumError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def layer_widths(name, value) -> tuple[int, ...]:
+    """Hidden widths from an int or a list of ints (``--option hidden=[64,64]``)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value or \
+            any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v <= 0 for v in value):
+        raise ZerosumError(f"{name} must be a positive integer or a list of them, got {value!r}")
+    return tuple(int(v) for v in value)
+
+
+class Reservoir:
+    """Samples of one player's information sets: ids, iterations, target rows, and how many were offered."""
+
+    def __init__(self, capacity: int, width: int):
+        self.ids = np.zeros(capacity, dtype=np.int32)
+        self.iters = np.zeros(capacity, dtype=np.float32)
+        self.targets = np.zeros((capacity, width), dtype=np.float32)
+        self.seen = np.zeros(1, dtype=np.int64)
+
+    @property
+    def size(self) -> int:
+        return int(min(self.seen[0], len(self.ids)))
+
+    def arrays(self, prefix: str) -> dict:
+        return {f"{prefix}_ids": self.ids, f"{prefix}_iters": self.iters, f"{prefix}_targets": self.targets,
+                f"{prefix}_seen": self.seen}
+
+    def load(self, state: dict, prefix: str) -> None:
+        for name in ("ids", "iters", "targets", "seen"):
+            a = np.asarray(state[f"{prefix}_{name}"])
+            mine = getattr(self, name)
+            if a.shape != mine.shape:
+                raise ZerosumError("the saved state's buffers do not match these options (memory?)")
+            mine[...] = a
+
+
+class DeepCFRSolver(IterativeSolver):
+    """Deep CFR: advantage networks retrained each iteration, an average-strategy network."""
+
+    name = "deep-cfr"
+    progress_step = 1
+    record_strategy = True
+
+    def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), policy_hidden=(64,),
+                 learning_rate: float = 1e-3, batch: int = 256, advantage_steps: int = 375,
+                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto"):
+        from ..learning.features import infoset_features
+        from ..learning.networks import require_jax
+
+        require_jax()
+        if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 31:
+            raise ZerosumError(f"seed must be a non-negative integer below 2**31, got {seed}")
+        self.seed = int(seed)
+        self.traversals = positive_int("traversals", traversals)
+        self.hidden = layer_widths("hidden", hidden)
+        self.policy_hidden = layer_widths("policy_hidden", policy_hidden)
+        if isinstance(learning_rate, bool) or not isinstance(learning_rate, (int, float)) or \
+                not 0 < learning_rate < 1:
+            raise ZerosumError(f"learning_rate must be in (0, 1), got {learning_rate!r}")
+        self.learning_rate = float(learning_rate)
+        self.batch = positive_int("batch", batch)
+        self.advantage_steps = positive_int("advantage_steps", advantage_steps)
+        self.policy_steps = positive_int("policy_steps", policy_steps)
+        self.memory = positive_int("memory", memory)
+        self.features = features
+        g = self.game = as_compiled(game)
+        self.trees = g.treeplexes
+        self.seq0, self.offsets = global_sequences(g)
+        self.widths = [int(t.infoset_size.max()) for t in self.trees]
+        self.feats = [infoset_features(g, p, features) for p in (0, 1)]
+        self.legal = [legal_mask(g, p, self.widths[p]) for p in (0, 1)]
+        self.sigma = np.concatenate([t.uniform() for t in self.trees])
+        self._values = np.zeros_like(self.sigma)
+        depth = _max_depth(g.tree.first_child, g.tree.n_children) + 2
+        self._stack = (np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64))
+        self.advantage = [Reservoir(self.memory, w) for w in self.widths]
+        self.strategy = [Reservoir(self.memory if self.record_strategy else 1, w) for w in self.widths]
+        self.advantage_params = [None, None]
+        self.iteration = 0
+        self.nodes_touched = 0
+        self.cpu_seconds = 0.0
+        self._average = None  # (iteration, policy networks)
+
+    # --- one iteration --------------------------------------------------------------------------
+    def _options(self) -> dict:
+        return {"traversals": self.traversals, "hidden": list(self.hidden), "policy_hidden": list(self.policy_hidden),
+                "learning_rate": self.learning_rate, "batch": self.batch, "advantage_steps": self.advantage_steps,
+                "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features}
+
+    def _key(self, stream: int):
+        from ..learning.networks import seed_key
+
+        return seed_key(self.seed, stream)
+
+    def iterate(self, n: int = 1) -> None:
+        for _ in range(n):
+            t0 = time.process_time()
+            t = self.iteration + 1
+            tree = self.game.tree
+            for p in (0, 1):
+                self.nodes_touched += int(_traverse(
+                    p, tree.player, tree.infoset, self.seq0, tree.first_child, tree.n_children, tree.edge_prob,
+                    tree.payoff, self.sigma, self._values, *self._stack, self.seed, 2 * t + p, self.traversals, t,
+                    self.advantage[p].ids, self.advantage[p].iters, self.advantage[p].targets,
+                    self.advantage[p].seen, self.strategy[1 - p].ids, self.strategy[1 - p].iters,
+                    self.strategy[1 - p].targets, self.strategy[1 - p].seen, self.record_strategy))
+                self._train_advantage(p, t)
+            self.iteration = t
+            self.cpu_seconds += time.process_time() - t0
+
+    def _train_advantage(self, p: int, t: int) -> None:
+        from .training import fit_network, numpy_params
+
+        buf = self.advantage[p]
+        params, _ = fit_network(self._key(2 * t + p), [self.feats[p].shape[1], *self.hidden, self.widths[p]],
+                                self.feats[p], self.legal[p], buf.ids, buf.targets, buf.iters, buf.size,
+                                loss="mse", steps=self.advantage_steps, batch=self.batch,
+                                learning_rate=self.learning_rate)
+        self.advantage_params[p] = numpy_params(params)
+        self._set_sigma(p)
+        self._trained(p, t)
+
+    def _set_sigma(self, p: int) -> None:
+        net = self.advantage_network(p)
+        pi = strategy_from_outputs(self.game, p, net.outputs(self.feats[p]), "regret-matching")
+        o = self.offsets[p]
+        self.sigma[o:o + len(pi)] = pi
+
+    def _trained(self, p: int, t: int) -> None:
+        """Hook after player p's advantage network of iteration t is trained (SD-CFR keeps it)."""
+
+    def advantage_network(self, p: int) -> Network:
+        return Network(self.game.game_id, p, "regret-matching", self.advantage_params[p], self.features)
+
+    # --- results --------------------------------------------------------------------------------
+    def current_policy(self) -> TabularPolicy:
+        """The profile the advantage networks play now (regret matching on their advantages)."""
+        o = self.offsets[1]
+        return TabularPolicy(self.game, (self.sigma[:o].copy(), self.sigma[o:].copy()))
+
+    def policy_networks(self) -> list[Network]:
+        """The average-strategy networks, trained on the strategy reservoirs at this iteration."""
+        from .training import fit_network, numpy_params
+
+        if self._average is not None and self._average[0] == self.iteration:
+            return self._average[1]
+        t0 = time.process_time()
+        nets = []
+        for p in (0, 1):
+            buf = self.strategy[p]
+            params, _ = fit_network(self._key(1_000_003 + 2 * self.iteration + p),
+                                    [self.feats[p].shape[1], *self.policy_hidden, self.widths[p]], self.feats[p],
+                                    self.legal[p], buf.ids, buf.targets, buf.iters, buf.size, loss="xent",
+                                    steps=self.policy_steps, batch=self.batch, learning_rate=self.learning_rate)
+            nets.append(Network(self.game.game_id, p, "softmax", numpy_params(params), self.features))
+        self.cpu_seconds += time.process_time() - t0
+        self._average = (self.iteration, nets)
+        return nets
+
+    def networks(self) -> list[Network]:
+        """The networks that define the average policy (saved next to it by ``--save``)."""
+        return self.policy_networks()
+
+    def average_policy(self) -> TabularPolicy:
+        return tabulate(self.game, self.policy_networks(), self.feats)
+
+    def samples(self) -> int:
+        return int(sum(b.seen[0] for b in self.advantage) + sum(b.seen[0] for b in self.strategy))
+
+    def checkpoint(self) -> dict:
+        avg = evaluate(self.game, self.average_policy())
+        cur = evaluate(self.game, self.current_policy())
+        return {"iteration": self.iteration, "nash_conv_average": avg.nash_conv,
+                "nash_conv_current": cur.nash_conv, "value_average": avg.value, "nodes": self.nodes_touched,
+                "samples": self.samples(), "cpu_seconds": self.cpu_seconds}
+
+    # --- saving and resuming --------------------------------------------------------------------
+    def state_dict(self) -> dict:
+        state = {"solver": np.array(self.name), "game": np.array(self.game.game_id),
+                 "iteration": np.array(self.iteration), "nodes_touched": np.array(self.nodes_touched),
+                 "seed": np.array(self.seed), "cpu_seconds": np.array(self.cpu_seconds),
+                 "options": np.array(json.dumps(self._options()))}
+        for p in (0, 1):
+            state.update(self.advantage[p].arrays(f"advantage{p}"))
+            if self.record_strategy:
+                state.update(self.strategy[p].arrays(f"strategy{p}"))
+            if self.advantage_params[p] is not None:
+                for j, (w, b) in enumerate(self.advantage_params[p]):
+                    state[f"adv{p}_w{j}"], state[f"adv{p}_b{j}"] = w, b
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        check_state(state, self.name, self.game.game_id)
+        saved = json.loads(str(state["options"]))
+        for key, value in self._options().items():
+            if saved.get(key) != value:
+                raise ZerosumError(f"the saved run used {key}={saved.get(key)!r}, not {value!r}")
+        self.seed = int(state["seed"])
+        self.iteration = int(state["iteration"])
+        self.nodes_touched = int(state["nodes_touched"])
+        self.cpu_seconds = float(state["cpu_seconds"])
+        self._average = None
+        for p in (0, 1):
+            self.advantage[p].load(state, f"advantage{p}")
+            if self.record_strategy:
+                self.strategy[p].load(state, f"strategy{p}")
+            layers = len(self.hidden) + 1
+            if f"adv{p}_w0" in state:
+                self.advantage_params[p] = [(np.asarray(state[f"adv{p}_w{j}"], dtype=np.float32),
+                                             np.asarray(state[f"adv{p}_b{j}"], dtype=np.float32))
+                                            for j in range(layers)]
+                self._set_sigma(p)
+
+
+class SingleDeepCFRSolver(DeepCFRSolver):
+    """Single Deep CFR (Steinberger 2019): no average network; the average strategy is recovered
+    exactly from the value networks of every iteration, weighted by t (linear CFR) and by each
+    network's own reach (realization plans)."""
+
+    name = "sd-cfr"
+    record_strategy = False
+
+    def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), learning_rate: float = 1e-3,
+                 batch: int = 256, advantage_steps: int = 375, memory: int = 100000, features: str = "auto"):
+        super().__init__(game, seed, traversals, hidden, (1,), learning_rate, batch, advantage_steps, 1, memory,
+                         features)
+        self.value_networks = [[], []]  # per player, the params trained at iterations 1, 2, ...
+        self.plan_sums = [np.zeros(t.n_sequences) for t in self.trees]  # sum of t * realization plan
+
+    def _options(self) -> dict:
+        o = super()._options()
+        for k in ("policy_hidden", "policy_steps"):
+            o.pop(k)
+        return o
+
+    def _trained(self, p: int, t: int) -> None:
+        self.value_networks[p].append(self.advantage_params[p])
+        o = self.offsets[p]
+        pi = self.sigma[o:o + self.trees[p].n_sequences]
+        self.plan_sums[p] += t * realization_plan(self.trees[p], pi)
+
+    def average_policy(self) -> TabularPolicy:
+        from ..sequence_form import behavioral_from_realization
+
+        if self.iteration == 0:
+            return TabularPolicy.uniform(self.game)
+        return TabularPolicy(self.game, [behavioral_from_realization(t, s) for t, s in zip(self.trees, self.plan_sums)])
+
+    def average_from_networks(self) -> TabularPolicy:
+        """The average recomputed from the stored value networks alone (tabulate each, weight its
+        realization plan by its iteration): equal to :meth:`average_policy`."""
+        from ..sequence_form import behavioral_from_realization
+
+        sums = [np.zeros(t.n_sequences) for t in self.trees]
+        for p in (0, 1):
+            for t, params in enumerate(self.value_networks[p], start=1):
+                net = Network(self.game.game_id, p, "regret-matching", params, self.features)
+                pi = strategy_from_outputs(self.game, p, net.outputs(self.feats[p]), "regret-matching")
+                sums[p] += t * realization_plan(self.trees[p], pi)
+        return TabularPolicy(self.game, [behavioral_from_realization(t, s) for t, s in zip(self.trees, sums)])
+
+    def networks(self) -> list[Network]:
+        """The last value networks (the average needs them all: see :meth:`save_networks`)."""
+        return [self.advantage_network(p) for p in (0, 1)]
+
+    def samples(self) -> int:
+        return int(sum(b.seen[0] for b in self.advantage))
+
+    def state_dict(self) -> dict:
+        state = super().state_dict()
+        for p in (0, 1):
+            state[f"plan_sums{p}"] = self.plan_sums[p]
+            for j in range(len(self.hidden) + 1):
+                nets = self.value_networks[p]
+                state[f"val{p}_w{j}"] = np.stack([n[j][0] for n in nets]) if nets else np.zeros(0, np.float32)
+                state[f"val{p}_b{j}"] = np.stack([n[j][1] for n in nets]) if nets else np.zeros(0, np.float32)
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        super().load_state_dict(state)
+        for p in (0, 1):
+            self.plan_sums[p] = np.array(state[f"plan_sums{p}"], dtype=float)
+            layers = len(self.hidden) + 1
+            count = len(state[f"val{p}_w0"])
+            self.value_networks[p] = [[(np.asarray(state[f"val{p}_w{j}"][k]), np.asarray(state[f"val{p}_b{j}"][k]))
+                                       for j in range(layers)] for k in range(count)]

@@ -1,0 +1,81 @@
+"""Fitting a small MLP to samples of information sets: the one training loop every deep method uses.
+
+Samples are stored as information-set ids (rows of the player's feature table), a target row per
+sample and a weight per sample; a fit draws ``steps`` minibatches of ``batch`` samples uniformly
+from the first ``size`` entries and takes one Adam step on each, all inside one jit-compiled
+``lax.scan`` (so a fit is one call, not a Python loop of steps).  Losses:
+
+* ``mse``: weighted squared error over the legal actions (Deep CFR's advantages, linear-CFR
+  weights t);
+* ``xent``: weighted cross-entropy of the masked softmax against target probabilities
+  (distillation, Deep CFR's average strategy, NFSP's average policy): its minimizer at an
+  information set is the weighted mean of the targets there, the average strategy.
+
+The weighted mean in a batch is sum(w * loss) / sum(w).  Random numbers are explicit JAX keys:
+the same key gives the same network bit for bit on CPU.  Needs the ``deep`` extra.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_TRAINERS: dict = {}
+
+
+def _trainer(loss: str, learning_rate: float, batch: int, steps: int):
+    key = (loss, learning_rate, batch, steps)
+    if key in _TRAINERS:
+        return _TRAINERS[key]
+    from ..learning.networks import mlp_apply, require_jax
+
+    jax, jnp, optax = require_jax()
+    opt = optax.adam(learning_rate)
+
+    def batch_loss(params, x, y, w, m):
+        out = mlp_apply(params, x)
+        if loss == "mse":
+            per = jnp.sum(jnp.where(m, (out - y) ** 2, 0.0), axis=1)
+        else:
+            logp = jax.nn.log_softmax(jnp.where(m, out, -1e9), axis=1)
+            per = -jnp.sum(jnp.where(m, y * logp, 0.0), axis=1)
+        return jnp.sum(w * per) / jnp.maximum(jnp.sum(w), 1e-12)
+
+    @jax.jit
+    def fit(params, feats, legal, ids, targets, weights, size, key):
+        opt_state = opt.init(params)
+
+        def one(carry, k):
+            params, opt_state = carry
+            idx = jax.random.randint(k, (batch,), 0, size)
+            i = ids[idx]
+            value, grads = jax.value_and_grad(batch_loss)(params, feats[i], targets[idx], weights[idx], legal[i])
+            updates, opt_state = opt.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), value
+
+        (params, _), losses = jax.lax.scan(one, (params, opt_state), jax.random.split(key, steps))
+        return params, losses[-1]
+
+    _TRAINERS[key] = fit
+    return fit
+
+
+def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="mse", steps=100, batch=256,
+                learning_rate=1e-3, params=None):
+    """Train an MLP of layer widths ``sizes`` (from scratch unless ``params`` is given) on the
+    samples ``ids[:size]`` (see the module docstring); returns (params, last batch loss)."""
+    from ..learning.networks import mlp_init, require_jax
+
+    jax, jnp, _ = require_jax()
+    init_key, train_key = jax.random.split(key)
+    if params is None:
+        params = mlp_init(init_key, list(sizes))
+    if size <= 0:
+        return params, float("nan")
+    fit = _trainer(loss, float(learning_rate), int(batch), int(steps))
+    params, last = fit(params, jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids), jnp.asarray(targets),
+                       jnp.asarray(weights), jnp.int32(size), train_key)
+    return params, float(last)
+
+
+def numpy_params(params) -> list:
+    return [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in params]
