@@ -178,8 +178,10 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
             update("solving")
             rows = solver.run(1, [1])
     else:
+        curve_marks = _log_spaced(iterations) if plot_path else []  # a denser curve than the table's
         with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
-            rows = solver.run(iterations, marks, progress=advance)
+            curve = solver.run(iterations, sorted(set(marks) | set(curve_marks)), progress=advance)
+        rows = [row for row in curve if row["iteration"] in set(marks)]
     solve_s = time.perf_counter() - t0
     avg = solver.average_policy()
     result = {
@@ -201,7 +203,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     for key, path, write in (
             ("state_saved", state_path, lambda: save_state(solver, state_path)),
             ("saved", save_path, lambda: avg.save(save_path)),
-            ("plot", plot_path, lambda: _plot(rows, plot_path, f"{algorithm} on {g.id}"))):
+            ("plot", plot_path, lambda: _plot(curve, plot_path, f"{algorithm} on {g.id}"))):
         if path:
             try:
                 write()
@@ -218,6 +220,14 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         click.echo(f"note: {n}", err=True)
     if failed:
         raise ZerosumError("; ".join(failed))
+
+
+def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
+    """About ``per_decade`` iterations per factor of ten from 1 to ``last`` (the plot's points)."""
+    import numpy as np
+
+    n = max(2, int(np.log10(max(last, 1)) * per_decade) + 1)
+    return sorted({int(x + 0.5) for x in np.logspace(0, np.log10(max(last, 1)), n)} | {last})
 
 
 def _plot(rows, path, title) -> None:

@@ -17,7 +17,7 @@ import click
 from ..compiled import compiled
 from ..evaluation import nash_conv, nash_conv_of_plans
 from ..games import load_game
-from ..plots import loglog
+from ..plots import loglog_panels
 from ..policy import TabularPolicy
 from ..solvers import CFRPlusSolver
 from ..solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
@@ -72,7 +72,8 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
                 click.echo(f"{g.game_id}: {name} ...", err=True)
             seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
             results[name] = (seconds, its)
-            series[f"{name} {params['ranks']} ranks, {params['raises']} raises"] = ([c[0] for c in curve], [c[1] / target for c in curve])
+            member = f"{params['ranks']} ranks, {params['raises']} raises"
+            series.setdefault(member, {})[name] = ([c[0] for c in curve], [c[1] / target for c in curve])
         done = {k: v[0] for k, v in results.items() if v[0] is not None}
         fastest = min(done, key=done.get) if done else "none"
         s = g.sizes()
@@ -82,8 +83,8 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
     report = Report("sampling-pays", [table])
     report.notes.append(f"'-' = target not reached within {time_limit:g} s of solver time.")
     if plot:
-        loglog(series, plot, "NashConv / target against solver seconds", xlabel="seconds",
-               ylabel="NashConv / target", hlines={"target": 1.0})
+        loglog_panels(series, plot, "NashConv / target against solver seconds, one panel per game",
+                      xlabel="seconds", ylabel="NashConv / target", hlines={"target": 1.0})
         report.figures.append(str(plot))
     return report
 
