@@ -75,3 +75,15 @@ def test_solve_plot_is_denser_than_the_table(captured):
     by_it = dict(zip(xs, line.get_ydata()))
     for c in out["checkpoints"]:
         assert by_it[c["iteration"]] == pytest.approx(c["nash_conv_average"], rel=1e-12)
+
+
+def test_experiment_tables_fit_80_columns_and_counts_have_separators():
+    from zerosum.experiments.dynamics import moving_magnet_study
+    from zerosum.experiments.report import Table
+
+    table, _ = moving_magnet_study(steps=20)
+    assert max(len(line) for line in table.render().splitlines()[1:]) <= 80
+    t = Table("t", ["nodes touched", "NashConv"], digits=[0, 4])
+    t.add(3645331.0, 0.00031)
+    assert t.render().splitlines()[-1].split() == ["3,645,331", "0.0003"]
+    assert t.to_dict()["rows"] == [[3645331.0, 0.0003]]       # JSON keeps the numbers

@@ -76,20 +76,24 @@ def lab_part3(plot=None, progress=False, steps: int = 3000, game: str = "leduc")
 
 #: variants of the moving magnet: (label, class, options)
 MAGNET_VARIANTS = (
-    ("lab: magnet reset every 500 steps (eta 0.05, alpha 0.2)", MagnetDynamics, {"reset": 500}),
-    ("magnet moved when the plans settle (eta 0.02, alpha 0.2, change < 1e-5)", MagnetDynamics,
-     {"eta": 0.02, "alpha": 0.2, "settle": 1e-5}),
-    ("magnet drifting to the strategy (eta 0.1, alpha 1, magnet_lr 0.05)", MagnetDynamics,
-     {"eta": 0.1, "alpha": 1.0, "magnet_lr": 0.05}),
-    ("dilated MMD, annealed (alpha 0.1/sqrt t, eta 10/sqrt t)", MMDSolver, {}),
-    (("proximal magnet: magnet moved when settled (optimistic reach-weighted dilated MMD, "
-      "alpha 0.01, eta 0.3, change < 1e-4 x 0.9 per move)"), ProximalMagnet, {}),
-    ("  the same, magnet never moved (its regularized equilibrium)", ProximalMagnet,
-     {"settle": None}),
+    ("lab: magnet reset every 500 steps", MagnetDynamics, {"reset": 500}),
+    ("magnet moved when plans settle", MagnetDynamics, {"eta": 0.02, "alpha": 0.2, "settle": 1e-5}),
+    ("magnet drifting to the strategy", MagnetDynamics, {"eta": 0.1, "alpha": 1.0, "magnet_lr": 0.05}),
+    ("dilated MMD, annealed", MMDSolver, {}),
+    ("proximal magnet", ProximalMagnet, {}),
+    ("  the same, magnet never moved", ProximalMagnet, {"settle": None}),
     ("  the same, not optimistic", ProximalMagnet, {"optimistic": False}),
-    ("  the same, plain dilated entropy (weights 1)", ProximalMagnet, {"weights": "uniform"}),
-    ("  the same, no magnet (alpha 0: optimistic mirror descent)", ProximalMagnet, {"alpha": 0.0}),
+    ("  the same, dilated entropy weights 1", ProximalMagnet, {"weights": "uniform"}),
+    ("  the same, alpha 0 (optimistic MD)", ProximalMagnet, {"alpha": 0.0}),
 )
+#: the parameters behind the short row labels above (a note under the table: rows that wrap at
+#: 80 columns cannot be read)
+MAGNET_DETAILS = (
+    "rows: lab = eta 0.05, alpha 0.2, magnet reset every 500 steps; plans settle = eta 0.02, "
+    "alpha 0.2, magnet moved when the plans change by < 1e-5; drifting = eta 0.1, alpha 1, "
+    "magnet_lr 0.05; dilated MMD = alpha 0.1/sqrt t, eta 10/sqrt t; proximal magnet = optimistic "
+    "reach-weighted dilated MMD, alpha 0.01, eta 0.3, magnet moved when the change is < 1e-4 "
+    "(x 0.9 per move)")
 
 
 def moving_magnet_study(progress=False, steps: int = 30000, game: str = "leduc"):
@@ -108,7 +112,7 @@ def moving_magnet_study(progress=False, steps: int = 30000, game: str = "leduc")
             table.add(label, *(at[c] for c in cols))
             if label.startswith("  "):  # ablations: in the table only
                 continue
-            curves[label.split(" (")[0].split(":")[0]] = ([r["iteration"] for r in rows],
+            curves[label.split(":")[0]] = ([r["iteration"] for r in rows],
                                            [r["nash_conv_current"] for r in rows])
     cfr = CFRPlusSolver(g).run(steps, cols)
     table.add("CFR+ average, for reference", *(r["nash_conv_average"] for r in cfr))
@@ -138,6 +142,7 @@ def dynamics_experiment(plot=None, progress=False, steps: int = 30000) -> Report
     table, curves = moving_magnet_study(progress=progress, steps=steps)
     report.tables.append(table)
     report.tables.append(mmd_versus_cfr_plus(progress=progress))
+    report.notes.append(MAGNET_DETAILS)
     report.notes.append(
         "the per-information-set magnet dynamics use conditional action values; their fixed "
         "magnet oscillates at eta 0.05, alpha 0.2 (NashConv 0.167-0.170 forever) and converges "

@@ -48,7 +48,7 @@ class Table:
             if v is None:
                 return "-"
             if d is not None and isinstance(v, (int, float)) and not isinstance(v, bool):
-                return f"{v:.{d}f}"
+                return f"{v:,.0f}" if d == 0 else f"{v:.{d}f}"  # counts: 3,645,331
             if isinstance(v, int) and not isinstance(v, bool):
                 return f"{v:,}"
             return str(v)
