@@ -244,8 +244,12 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             # the terminal reads the reach from a scratch row
             for j in range(n_o):
                 row[0, j] = opp[n, j]
-            _terminal(n, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed, cards,
-                      const, order, start, strength, cs)
+            if evaluator == 2:  # the common case of the poker family, without the other evaluators' code
+                _ranks(n, p, player[n], k == FOLD, stake[n], board[n], row, val, cards[0, 0], cards[0, 1], const,
+                       order, start)
+            else:
+                _terminal(n, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
+                          cards, const, order, start, strength, cs)
             if sampling and iw[n] != 1.0:
                 for i in range(n_p):
                     val[n, i] *= iw[n]

@@ -50,7 +50,7 @@ class RegretRule(NamedTuple):
     floor: bool = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def regret_update(r, instant, pre, pos, neg, floor):
     """One cumulative regret after one pass under a :class:`RegretRule` (scalar, for the kernels)."""
     if pre != 1.0:
