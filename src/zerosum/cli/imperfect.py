@@ -202,7 +202,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     failed = []  # late write failures: reported after the results, which are worth having anyway
     for key, path, write in (
             ("state_saved", state_path, lambda: save_state(solver, state_path)),
-            ("saved", save_path, lambda: avg.save(save_path)),
+            ("saved", save_path, lambda: _save_policy(solver, avg, save_path)),
             ("plot", plot_path, lambda: _plot(curve, plot_path, f"{algorithm} on {g.id}"))):
         if path:
             try:
@@ -220,6 +220,15 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         click.echo(f"note: {n}", err=True)
     if failed:
         raise ZerosumError("; ".join(failed))
+
+
+def _save_policy(solver, avg, path) -> None:
+    """The average policy as JSON; a network solver's networks next to it (``.npz``)."""
+    avg.save(path)
+    if hasattr(solver, "networks"):
+        from ..deep.network_policy import network_path, save_networks
+
+        save_networks(network_path(path), solver.networks())
 
 
 def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
@@ -308,8 +317,9 @@ def _print_solve(r: dict) -> None:
     if r["iterations"] is not None:
         t = Table(title="NashConv (sum of both players' best-response gains)")
         learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle
+        deep = any("samples" in row for row in r["checkpoints"])  # zerosum.deep: networks' samples, CPU s
         for col in ("iterations", "average", "current", "value (avg)", "nodes") + (
-                ("oracle error (p0, p1)", "hands") if learned else ()):
+                ("oracle error (p0, p1)", "hands") if learned else ()) + (("samples", "CPU s") if deep else ()):
             t.add_column(col, justify="right")
         for row in r["checkpoints"]:
             extra = ()
@@ -317,6 +327,8 @@ def _print_solve(r: dict) -> None:
                 errs = row["oracle_error"]
                 extra = ("-" if errs[0] is None else f"{_fixed(errs[0], 4)}, {_fixed(errs[1], 4)}",
                          f"{row['hands']:,}")
+            if deep:
+                extra += (f"{row['samples']:,}", f"{row['cpu_seconds']:.1f}")
             t.add_row(f"{row['iteration']:,}", _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
                       _fixed(row["value_average"], 4), f"{row['nodes']:,}", *extra)
         c.print(t)

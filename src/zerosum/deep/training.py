@@ -41,9 +41,7 @@ def _trainer(loss: str, learning_rate: float, batch: int, steps: int):
         return jnp.sum(w * per) / jnp.maximum(jnp.sum(w), 1e-12)
 
     @jax.jit
-    def fit(params, feats, legal, ids, targets, weights, size, key):
-        opt_state = opt.init(params)
-
+    def fit(params, opt_state, feats, legal, ids, targets, weights, size, key):
         def one(carry, k):
             params, opt_state = carry
             idx = jax.random.randint(k, (batch,), 0, size)
@@ -52,11 +50,11 @@ def _trainer(loss: str, learning_rate: float, batch: int, steps: int):
             updates, opt_state = opt.update(grads, opt_state, params)
             return (optax.apply_updates(params, updates), opt_state), value
 
-        (params, _), losses = jax.lax.scan(one, (params, opt_state), jax.random.split(key, steps))
-        return params, losses[-1]
+        (params, opt_state), losses = jax.lax.scan(one, (params, opt_state), jax.random.split(key, steps))
+        return params, opt_state, losses[-1]
 
-    _TRAINERS[key] = fit
-    return fit
+    _TRAINERS[key] = (opt, fit)
+    return _TRAINERS[key]
 
 
 def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="mse", steps=100, batch=256,
@@ -71,10 +69,47 @@ def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="
         params = mlp_init(init_key, list(sizes))
     if size <= 0:
         return params, float("nan")
-    fit = _trainer(loss, float(learning_rate), int(batch), int(steps))
-    params, last = fit(params, jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids), jnp.asarray(targets),
-                       jnp.asarray(weights), jnp.int32(size), train_key)
+    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps))
+    params, _, last = fit(params, opt.init(params), jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids),
+                          jnp.asarray(targets), jnp.asarray(weights), jnp.int32(size), train_key)
     return params, float(last)
+
+
+_STEPPERS: dict = {}
+
+
+def batch_steps(loss: str, learning_rate: float):
+    """(optimizer, jitted ``step(params, opt_state, x, y, mask)``): one Adam step per leading
+    index of the stacked minibatches x (U, B, d), y and mask (U, B, width), unweighted; for
+    learners that train as they play (NFSP) and draw their minibatches themselves."""
+    key = (loss, learning_rate)
+    if key in _STEPPERS:
+        return _STEPPERS[key]
+    from ..learning.networks import mlp_apply, require_jax
+
+    jax, jnp, optax = require_jax()
+    opt = optax.adam(learning_rate)
+
+    def batch_loss(params, x, y, m):
+        out = mlp_apply(params, x)
+        if loss == "mse":
+            return jnp.mean(jnp.sum(jnp.where(m, (out - y) ** 2, 0.0), axis=1))
+        logp = jax.nn.log_softmax(jnp.where(m, out, -1e9), axis=1)
+        return jnp.mean(-jnp.sum(jnp.where(m, y * logp, 0.0), axis=1))
+
+    @jax.jit
+    def step(params, opt_state, x, y, m):
+        def one(carry, batch):
+            params, opt_state = carry
+            grads = jax.grad(batch_loss)(params, *batch)
+            updates, opt_state = opt.update(grads, opt_state, params)
+            return (optax.apply_updates(params, updates), opt_state), None
+
+        (params, opt_state), _ = jax.lax.scan(one, (params, opt_state), (x, y, m))
+        return params, opt_state
+
+    _STEPPERS[key] = (opt, step)
+    return _STEPPERS[key]
 
 
 def numpy_params(params) -> list:

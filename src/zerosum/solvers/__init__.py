@@ -16,7 +16,9 @@ Where things live:
 * :mod:`.psro` -- PSRO with exact best responses and its meta-solvers;
 * :mod:`.regret_matching` -- regret matching on a payoff matrix;
 * :mod:`.nodes` -- the "nodes touched" counter every solver reports;
-* :mod:`.base` -- input checks and the checkpointed run loop.
+* :mod:`.base` -- input checks and the checkpointed run loop;
+* Deep CFR, Single Deep CFR and NFSP (``deep-cfr``, ``sd-cfr``, ``nfsp``) live in
+  :mod:`zerosum.deep` and need the ``deep`` extra.
 
 Example::
 
@@ -37,6 +39,8 @@ from .mmd import MMDSolver, ProximalMagnet
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
 from .psro import PSROSolver
+from ..deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver  # noqa: E402  (networks: zerosum.deep)
+from ..deep.nfsp import NFSPSolver  # noqa: E402
 
 SOLVERS = {
     "cfr": CFRSolver,
@@ -55,6 +59,9 @@ SOLVERS = {
     "magnet": MagnetDynamics,
     "moving-magnet": MovingMagnet,
     "proximal-magnet": ProximalMagnet,
+    "deep-cfr": DeepCFRSolver,
+    "sd-cfr": SingleDeepCFRSolver,
+    "nfsp": NFSPSolver,
 }
 
 __all__ = ["SOLVERS", "CFRPlusSolver", "CFRSolver", "check_iterations"]

@@ -1,0 +1,334 @@
+"""Neural Fictitious Self-Play (Heinrich and Silver 2016) over the compiled history tree.
+
+Each player has two networks on its information sets' feature vectors: a DQN whose epsilon-greedy
+policy approximates a best response to the other's average, and an *average-policy* network
+fitted by cross-entropy to the actions it took while best-responding (a reservoir, so that the
+fit is the time average of the best responses: fictitious play).  In every hand each player
+follows its best response with probability ``anticipatory`` (eta) and its average otherwise.
+
+One iteration plays ``hands`` hands of self-play (Numba, over the compiled tree) and then takes
+``updates`` Adam steps on each of the four networks.  The networks do not change during a batch
+of hands, so they are tabulated over all information sets once per iteration
+(:mod:`.network_policy`) and the hands read the tables -- the same actions querying the networks
+would give.  The DQN part reuses :mod:`zerosum.learning.dqn`'s jit-compiled Huber-loss step
+(target ``r + max_a' Q_target``, rewards scaled by the largest payoff); the target network is
+copied every ``target_every`` gradient steps; epsilon falls linearly from ``epsilon_start`` to
+``epsilon_end`` over ``epsilon_decay`` iterations.
+
+The policy evaluated at checkpoints is the average-policy networks' (tabulated: exact NashConv).
+Random numbers: splitmix64 streams and NumPy generators from (seed, iteration), JAX keys from the
+same, so a resumed run is the uninterrupted one.  Needs the ``deep`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import ZerosumError
+from ..evaluation import evaluate
+from ..games.base import CHANCE, TERMINAL
+from ..policy import TabularPolicy, as_compiled
+from ..solvers.base import IterativeSolver, check_state
+from ..solvers.mccfr import _sample, _sample_chance, _seed_iteration, _uniform
+from .deep_cfr import _reservoir_slot, layer_widths, positive_int
+from .distill import global_sequences
+from .network_policy import Network, legal_mask, strategy_from_outputs, tabulate
+
+
+@njit(cache=True)
+def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff, scale, br_probs, avg_probs, eta,
+               seed, stream, hands, rl_ids, rl_act, rl_rew, rl_next, rl_live, rl_pos, rl_size, sl_ids, sl_targets,
+               sl_seen):
+    """Play ``hands`` hands of NFSP self-play; transitions into each player's replay ring, the
+    best-response actions into each player's reservoir.  Returns the nodes touched."""
+    state = np.zeros(1, dtype=np.uint64)
+    _seed_iteration(state, seed, stream)
+    rl_cap = rl_ids.shape[1]
+    sl_cap = sl_ids.shape[1]
+    width = sl_targets.shape[2]
+    pend_i = np.zeros(2, dtype=np.int64)
+    pend_a = np.zeros(2, dtype=np.int64)
+    br = np.zeros(2, dtype=np.bool_)
+    nodes = 0
+    for _ in range(hands):
+        for p in range(2):
+            br[p] = _uniform(state) < eta
+            pend_i[p] = -1
+        h = 0
+        while player[h] != TERMINAL:
+            p = player[h]
+            if p == CHANCE:
+                h = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+                continue
+            nodes += 1
+            i = infoset[h]
+            g = seq0[h]
+            n = n_children[h]
+            if pend_i[p] >= 0:
+                k = rl_pos[p]
+                rl_ids[p, k] = pend_i[p]
+                rl_act[p, k] = pend_a[p]
+                rl_rew[p, k] = 0.0
+                rl_next[p, k] = i
+                rl_live[p, k] = True
+                rl_pos[p] = (k + 1) % rl_cap
+                rl_size[p] = min(rl_size[p] + 1, rl_cap)
+            if br[p]:
+                a = _sample(br_probs, g, n, state)
+                sl_seen[p] += 1
+                slot = _reservoir_slot(sl_seen[p], sl_cap, state)
+                if slot >= 0:
+                    sl_ids[p, slot] = i
+                    for k in range(width):
+                        sl_targets[p, slot, k] = 1.0 if k == a else 0.0
+            else:
+                a = _sample(avg_probs, g, n, state)
+            pend_i[p] = i
+            pend_a[p] = a
+            h = first_child[h] + a
+        nodes += 1
+        for p in range(2):
+            if pend_i[p] >= 0:
+                k = rl_pos[p]
+                rl_ids[p, k] = pend_i[p]
+                rl_act[p, k] = pend_a[p]
+                rl_rew[p, k] = (payoff[h] if p == 0 else -payoff[h]) / scale
+                rl_next[p, k] = 0
+                rl_live[p, k] = False
+                rl_pos[p] = (k + 1) % rl_cap
+                rl_size[p] = min(rl_size[p] + 1, rl_cap)
+    return nodes
+
+
+def _float(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise ZerosumError(f"{name} must be a number in [{low}, {high}], got {value!r}")
+    return float(value)
+
+
+class NFSPSolver(IterativeSolver):
+    """Neural Fictitious Self-Play: DQN best responses and supervised average policies."""
+
+    name = "nfsp"
+    progress_step = 50
+
+    def __init__(self, game, seed: int = 0, hands: int = 128, updates: int = 2, hidden=(64,),
+                 anticipatory: float = 0.1, rl_learning_rate: float = 0.01, sl_learning_rate: float = 0.01,
+                 batch: int = 128, replay: int = 200000, reservoir: int = 2000000, target_every: int = 300,
+                 epsilon_start: float = 0.06, epsilon_end: float = 0.001, epsilon_decay: int = 20000,
+                 features: str = "auto"):
+        from ..learning.features import infoset_features
+        from ..learning.networks import require_jax
+
+        require_jax()
+        if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 31:
+            raise ZerosumError(f"seed must be a non-negative integer below 2**31, got {seed}")
+        self.seed = int(seed)
+        self.hands = positive_int("hands", hands)
+        self.updates = positive_int("updates", updates)
+        self.hidden = layer_widths("hidden", hidden)
+        self.anticipatory = _float("anticipatory", anticipatory, 0.0, 1.0)
+        self.rl_learning_rate = _float("rl_learning_rate", rl_learning_rate, 1e-9, 1.0)
+        self.sl_learning_rate = _float("sl_learning_rate", sl_learning_rate, 1e-9, 1.0)
+        self.batch = positive_int("batch", batch)
+        self.replay = positive_int("replay", replay)
+        self.reservoir = positive_int("reservoir", reservoir)
+        self.target_every = positive_int("target_every", target_every)
+        self.epsilon_start = _float("epsilon_start", epsilon_start, 0.0, 1.0)
+        self.epsilon_end = _float("epsilon_end", epsilon_end, 0.0, 1.0)
+        self.epsilon_decay = positive_int("epsilon_decay", epsilon_decay)
+        self.features = features
+        g = self.game = as_compiled(game)
+        self.trees = g.treeplexes
+        self.seq0, self.offsets = global_sequences(g)
+        self.width = max(int(t.infoset_size.max()) for t in self.trees)
+        self.feats = [infoset_features(g, p, features) for p in (0, 1)]
+        self.legal = [legal_mask(g, p, self.width) for p in (0, 1)]
+        self.scale = float(np.abs(g.tree.payoff).max()) or 1.0
+        self.rl = {"ids": np.zeros((2, self.replay), np.int64), "act": np.zeros((2, self.replay), np.int64),
+                   "rew": np.zeros((2, self.replay), np.float32), "next": np.zeros((2, self.replay), np.int64),
+                   "live": np.zeros((2, self.replay), np.bool_), "pos": np.zeros(2, np.int64),
+                   "size": np.zeros(2, np.int64)}
+        self.sl = {"ids": np.zeros((2, self.reservoir), np.int32),
+                   "targets": np.zeros((2, self.reservoir, self.width), np.float32), "seen": np.zeros(2, np.int64)}
+        self.iteration = 0
+        self.nodes_touched = 0
+        self.grad_steps = 0
+        self.cpu_seconds = 0.0
+        self._init_networks()
+
+    def _init_networks(self):
+        from ..learning.networks import mlp_init, seed_key
+
+        self.q_params, self.q_target, self.avg_params = [], [], []
+        for p in (0, 1):
+            sizes = [self.feats[p].shape[1], *self.hidden, self.width]
+            self.q_params.append(mlp_init(seed_key(self.seed, 10 + p), sizes))
+            self.avg_params.append(mlp_init(seed_key(self.seed, 20 + p), sizes))
+        self.q_target = list(self.q_params)
+        self.q_opt = [None, None]
+        self.avg_opt = [None, None]
+
+    def _options(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in (
+            ("hands", self.hands), ("updates", self.updates), ("hidden", self.hidden),
+            ("anticipatory", self.anticipatory), ("rl_learning_rate", self.rl_learning_rate),
+            ("sl_learning_rate", self.sl_learning_rate), ("batch", self.batch), ("replay", self.replay),
+            ("reservoir", self.reservoir), ("target_every", self.target_every),
+            ("epsilon_start", self.epsilon_start), ("epsilon_end", self.epsilon_end),
+            ("epsilon_decay", self.epsilon_decay), ("features", self.features))}
+
+    # --- networks as tables ---------------------------------------------------------------------
+    def _net(self, p, params, rule) -> Network:
+        from .training import numpy_params
+
+        return Network(self.game.game_id, p, rule, numpy_params(params), self.features)
+
+    def _tables(self, epsilon):
+        br, avg = [], []
+        for p in (0, 1):
+            tree = self.trees[p]
+            greedy = strategy_from_outputs(self.game, p, self._net(p, self.q_params[p], "greedy").outputs(
+                self.feats[p]), "greedy")
+            br.append(epsilon * tree.seq_uniform + (1 - epsilon) * greedy)
+            avg.append(strategy_from_outputs(self.game, p, self._net(p, self.avg_params[p], "softmax").outputs(
+                self.feats[p]), "softmax"))
+        return np.concatenate(br), np.concatenate(avg)
+
+    def epsilon(self, iteration: int) -> float:
+        frac = min(1.0, iteration / self.epsilon_decay)
+        return self.epsilon_start + (self.epsilon_end - self.epsilon_start) * frac
+
+    # --- one iteration --------------------------------------------------------------------------
+    def iterate(self, n: int = 1) -> None:
+        from ..learning.dqn import _functions
+        from .training import batch_steps
+
+        t0 = time.process_time()
+        opt, _, train_q = _functions(self.rl_learning_rate)
+        sl_opt, sl_step = batch_steps("xent", self.sl_learning_rate)
+        tree = self.game.tree
+        rl, sl = self.rl, self.sl
+        for _ in range(n):
+            t = self.iteration + 1
+            br, avg = self._tables(self.epsilon(self.iteration))
+            self.nodes_touched += int(_self_play(
+                tree.player, tree.infoset, self.seq0, tree.first_child, tree.n_children, tree.edge_prob, tree.payoff,
+                self.scale, br, avg, self.anticipatory, self.seed, t, self.hands, rl["ids"], rl["act"], rl["rew"],
+                rl["next"], rl["live"], rl["pos"], rl["size"], sl["ids"], sl["targets"], sl["seen"]))
+            rng = np.random.default_rng([self.seed, t, 0x4F5])
+            for p in (0, 1):
+                size = int(rl["size"][p])
+                if size >= self.batch:
+                    idx = rng.integers(0, size, (self.updates, self.batch))
+                    f = self.feats[p]
+                    batch = (f[rl["ids"][p][idx]], rl["act"][p][idx], rl["rew"][p][idx], f[rl["next"][p][idx]],
+                             self.legal[p][rl["next"][p][idx]], rl["live"][p][idx])
+                    if self.q_opt[p] is None:
+                        self.q_opt[p] = opt.init(self.q_params[p])
+                    self.q_params[p], self.q_opt[p] = train_q(self.q_params[p], self.q_opt[p], self.q_target[p],
+                                                              batch)
+                size = int(min(sl["seen"][p], self.reservoir))
+                if size >= self.batch:
+                    idx = rng.integers(0, size, (self.updates, self.batch))
+                    ids = sl["ids"][p][idx]
+                    if self.avg_opt[p] is None:
+                        self.avg_opt[p] = sl_opt.init(self.avg_params[p])
+                    self.avg_params[p], self.avg_opt[p] = sl_step(self.avg_params[p], self.avg_opt[p],
+                                                                  self.feats[p][ids], sl["targets"][p][idx],
+                                                                  self.legal[p][ids])
+            before = self.grad_steps
+            self.grad_steps += self.updates
+            if self.grad_steps // self.target_every != before // self.target_every:
+                self.q_target = list(self.q_params)
+            self.iteration = t
+        self.cpu_seconds += time.process_time() - t0
+
+    # --- results --------------------------------------------------------------------------------
+    def networks(self) -> list[Network]:
+        """The average-policy networks (the policy NFSP plays in the end)."""
+        return [self._net(p, self.avg_params[p], "softmax") for p in (0, 1)]
+
+    def average_policy(self) -> TabularPolicy:
+        return tabulate(self.game, self.networks(), self.feats)
+
+    def current_policy(self) -> TabularPolicy:
+        """The greedy best responses of the Q-networks."""
+        return TabularPolicy(self.game, [strategy_from_outputs(self.game, p, self._net(
+            p, self.q_params[p], "greedy").outputs(self.feats[p]), "greedy") for p in (0, 1)])
+
+    def samples(self) -> int:
+        return int(self.sl["seen"].sum())
+
+    def checkpoint(self) -> dict:
+        avg = evaluate(self.game, self.average_policy())
+        cur = evaluate(self.game, self.current_policy())
+        return {"iteration": self.iteration, "nash_conv_average": avg.nash_conv,
+                "nash_conv_current": cur.nash_conv, "value_average": avg.value, "nodes": self.nodes_touched,
+                "episodes": self.iteration * self.hands, "samples": self.samples(), "cpu_seconds": self.cpu_seconds}
+
+    # --- saving and resuming --------------------------------------------------------------------
+    def _trees(self):
+        return {"q": self.q_params, "q_target": self.q_target, "avg": self.avg_params, "q_opt": self.q_opt,
+                "avg_opt": self.avg_opt}
+
+    def state_dict(self) -> dict:
+        from ..learning.networks import require_jax
+
+        jax, _, _ = require_jax()
+        state = {"solver": np.array(self.name), "game": np.array(self.game.game_id),
+                 "iteration": np.array(self.iteration), "nodes_touched": np.array(self.nodes_touched),
+                 "grad_steps": np.array(self.grad_steps), "seed": np.array(self.seed),
+                 "cpu_seconds": np.array(self.cpu_seconds), "options": np.array(json.dumps(self._options()))}
+        for k, v in self.rl.items():
+            state[f"rl_{k}"] = v
+        for k, v in self.sl.items():
+            state[f"sl_{k}"] = v
+        for name, per_player in self._trees().items():
+            for p in (0, 1):
+                if per_player[p] is None:
+                    continue
+                for j, leaf in enumerate(jax.tree_util.tree_leaves(per_player[p])):
+                    state[f"{name}{p}_{j}"] = np.asarray(leaf)
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        from ..learning.dqn import _functions
+        from ..learning.networks import require_jax
+        from .training import batch_steps
+
+        jax, jnp, _ = require_jax()
+        check_state(state, self.name, self.game.game_id)
+        saved = json.loads(str(state["options"]))
+        for key, value in self._options().items():
+            if saved.get(key) != value:
+                raise ZerosumError(f"the saved run used {key}={saved.get(key)!r}, not {value!r}")
+        for k in self.rl:
+            self.rl[k][...] = state[f"rl_{k}"]
+        for k in self.sl:
+            self.sl[k][...] = state[f"sl_{k}"]
+        self.seed = int(state["seed"])
+        self.iteration = int(state["iteration"])
+        self.nodes_touched = int(state["nodes_touched"])
+        self.grad_steps = int(state["grad_steps"])
+        self.cpu_seconds = float(state["cpu_seconds"])
+        q_opt = _functions(self.rl_learning_rate)[0]
+        sl_opt = batch_steps("xent", self.sl_learning_rate)[0]
+        templates = {"q": self.q_params, "q_target": self.q_params, "avg": self.avg_params,
+                     "q_opt": [q_opt.init(x) for x in self.q_params], "avg_opt": [sl_opt.init(x) for x in self.avg_params]}
+        restored = {}
+        for name, per_player in templates.items():
+            restored[name] = []
+            for p in (0, 1):
+                leaves, treedef = jax.tree_util.tree_flatten(per_player[p])
+                if f"{name}{p}_0" not in state:
+                    restored[name].append(None)
+                    continue
+                restored[name].append(jax.tree_util.tree_unflatten(
+                    treedef, [jnp.asarray(state[f"{name}{p}_{j}"]) for j in range(len(leaves))]))
+        self.q_params, self.q_target, self.avg_params = restored["q"], restored["q_target"], restored["avg"]
+        self.q_opt, self.avg_opt = restored["q_opt"], restored["avg_opt"]
