@@ -147,10 +147,16 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
             resolve_form(g, "public-tree")
         result = solve_public(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
                               save_path, progress_bar, as_json)
+        failed = []  # as below: a late write failure comes after the results
         if plot_path:
-            _plot(result["checkpoints"], plot_path, f"{algorithm} on {g.id}")
-            result["plot"] = plot_path
+            try:
+                _plot(result["checkpoints"], plot_path, f"{algorithm} on {g.id}")
+                result["plot"] = plot_path
+            except ZerosumError as e:
+                failed.append(str(e))
         emit_json(result) if as_json else _print_solve(result)
+        if failed:
+            raise ZerosumError("; ".join(failed))
         return
     t0 = time.perf_counter()
     cg = compile_with_progress(g, enabled=not as_json)
@@ -401,6 +407,7 @@ def evaluate(game, policy_file, params, as_json, form=None):
     g = load_from_cli(game, params)
     ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
     if ev is None:
+        compile_with_progress(g, enabled=not as_json)
         ev = evaluate_policy(g, TabularPolicy.load(g, policy_file))
     out = {"game": g.id, "policy": policy_file, **ev.to_dict()}
     if as_json:
