@@ -231,17 +231,21 @@ class DeepCFRSolver(IterativeSolver):
         for _ in range(n):
             t0 = time.process_time()
             t = self.iteration + 1
-            tree = self.game.tree
             for p in (0, 1):
-                self.nodes_touched += int(_traverse(
-                    p, tree.player, tree.infoset, self.seq0, tree.first_child, tree.n_children, tree.edge_prob,
-                    tree.payoff, self.sigma, self._values, *self._stack, self.seed, 2 * t + p, self.traversals, t,
-                    self.advantage[p].ids, self.advantage[p].iters, self.advantage[p].targets,
-                    self.advantage[p].seen, self.strategy[1 - p].ids, self.strategy[1 - p].iters,
-                    self.strategy[1 - p].targets, self.strategy[1 - p].seen, self.record_strategy))
+                self.nodes_touched += self.traverse(p, t)
                 self._train_advantage(p, t)
             self.iteration = t
             self.cpu_seconds += time.process_time() - t0
+
+    def traverse(self, p: int, t: int) -> int:
+        """Iteration t's traversals for player p with the current strategy table, into the
+        reservoirs; returns the nodes touched."""
+        tree = self.game.tree
+        adv, strat = self.advantage[p], self.strategy[1 - p]
+        return int(_traverse(p, tree.player, tree.infoset, self.seq0, tree.first_child, tree.n_children,
+                             tree.edge_prob, tree.payoff, self.sigma, self._values, *self._stack, self.seed, 2 * t + p,
+                             self.traversals, t, adv.ids, adv.iters, adv.targets, adv.seen, strat.ids, strat.iters,
+                             strat.targets, strat.seen, self.record_strategy))
 
     def _train_advantage(self, p: int, t: int) -> None:
         from .training import fit_network, numpy_params
