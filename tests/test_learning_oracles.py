@@ -103,3 +103,11 @@ def test_bad_oracle_input(leduc):
         make_oracle("q-learning", leduc, 10, targets="sarsa")
     with pytest.raises(ZerosumError, match="learning_rate must be a positive number"):
         make_oracle("policy-gradient", leduc, 10, learning_rate=-1)
+
+
+def test_q_learning_on_an_openspiel_game():
+    pytest.importorskip("pyspiel")
+    g = compiled(load_game("openspiel:kuhn_poker"))
+    for player in (0, 1):
+        err, _ = _error(g, player, g.treeplexes[1 - player].uniform(), "q-learning", 20_000)
+        assert -1e-12 <= err < 0.01
