@@ -111,3 +111,18 @@ def test_connect4_moves_with_spaces_or_commas(tmp_path):
         assert json.loads(r.stdout)["columns"] == json.loads(compact.stdout)["columns"]
         r = run("search", "connect4", "--moves", spelling, "--depth", "2", "-a", "alphabeta", "--json")
         assert r.exit_code == 0, r.output
+
+
+def test_games_lists_every_kind_of_game():
+    r = run("games", "--json")
+    assert r.exit_code == 0, r.output
+    rows = {g["name"]: g for g in json.loads(r.stdout)["games"]}
+    assert {name for name, g in rows.items() if g["kind"] == "perfect"} == {"tictactoe", "connect4", "mnk", "nim"}
+    assert rows["FILE.efg"]["kind"] == "imperfect" and rows["leduc"]["sizes"]["histories"] == 1939
+    text = run("games").output
+    assert "FILE.efg" in text and "tictactoe" in text and "1,939" in text
+
+
+def test_missing_efg_file_is_named_before_any_extra_hint(tmp_path):
+    one_line_error(run("solve", str(tmp_path / "nothere.efg")), "nothere.efg", "no such file")
+    one_line_error(run("evaluate", str(tmp_path / "nothere.efg"), "p.json"), "no such file")

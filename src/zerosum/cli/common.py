@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 
@@ -41,6 +42,9 @@ def load_from_cli(name: str, params: tuple[str, ...] = ()):
 
         if params:
             raise ZerosumError("a Gambit .efg game takes no --param")
+        if not Path(name).is_file():  # before the extra's hint: the file is the first thing wrong
+            reason = "it is a directory" if Path(name).is_dir() else "no such file"
+            raise ZerosumError(f"cannot read {name!r}: {reason}")
         return load_efg(name)
     return load_game(name, **parse_params(params))
 

@@ -29,9 +29,11 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 @click.command()
 @json_option
 def games(as_json):
-    """List the games with their sizes."""
+    """List the games: those `zerosum solve` takes, with their sizes, and the perfect-information
+    ones of `zerosum search`, `play` and `tournament`."""
     from ..compiled import compiled
     from ..games import REGISTRY, load_game
+    from ..perfect.games import PERFECT_GAMES
 
     rows = []
     for name, (_, description) in sorted(REGISTRY.items()):
@@ -39,23 +41,38 @@ def games(as_json):
             sizes = compiled(load_game(name)).sizes()
         except (ZerosumError, TypeError):
             sizes = None  # a family that needs parameters (e.g. matrix)
-        rows.append({"name": name, "description": description, "sizes": sizes})
-    rows.append({"name": "openspiel:NAME", "description": "any two-player zero-sum turn-based OpenSpiel game",
+        rows.append({"name": name, "kind": "imperfect", "description": description, "sizes": sizes})
+    rows.append({"name": "openspiel:NAME", "kind": "imperfect",
+                 "description": "any two-player zero-sum turn-based OpenSpiel game, e.g. openspiel:leduc_poker",
                  "sizes": None})
+    rows.append({"name": "FILE.efg", "kind": "imperfect",
+                 "description": "a Gambit extensive-form file (extra 'gambit')", "sizes": None})
+    for name, (_, description) in sorted(PERFECT_GAMES.items()):
+        rows.append({"name": name, "kind": "perfect", "description": description, "sizes": None})
     if as_json:
         emit_json({"games": rows})
         return
     from rich.table import Table
 
-    t = Table(title="games")
+    c = console()
+    t = Table(title="games for zerosum solve / evaluate")
     for col in ("name", "histories", "terminals", "infosets", "sequences", "description"):
         t.add_column(col, justify="left" if col in ("name", "description") else "right")
     for r in rows:
+        if r["kind"] != "imperfect":
+            continue
         s = r["sizes"]
-        cells = ([str(s["histories"]), str(s["terminals"]), "{} / {}".format(*s["infosets"]),
-                  "{} / {}".format(*s["sequences"])] if s else ["-"] * 4)
+        cells = ([f"{s['histories']:,}", f"{s['terminals']:,}", "{:,} / {:,}".format(*s["infosets"]),
+                  "{:,} / {:,}".format(*s["sequences"])] if s else ["-"] * 4)
         t.add_row(r["name"], *cells, r["description"])
-    console().print(t)
+    c.print(t)
+    p = Table(title="perfect-information games for zerosum search / play / tournament")
+    p.add_column("name")
+    p.add_column("description")
+    for r in rows:
+        if r["kind"] == "perfect":
+            p.add_row(r["name"], r["description"])
+    c.print(p)
 
 
 def _parse_checkpoints(text: str | None, iterations: int) -> list[int]:

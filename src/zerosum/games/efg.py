@@ -22,7 +22,7 @@ def _gambit():
     try:
         import pygambit
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ZerosumError("Gambit files need the optional extra: pip install 'zerosum[gambit]'") from None
+        raise ZerosumError("Gambit files need the optional extra 'gambit': pip install -e '.[gambit]' in a clone of zerosum") from None
     return pygambit
 
 

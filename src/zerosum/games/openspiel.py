@@ -33,7 +33,7 @@ def _pyspiel():
     try:
         import pyspiel
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ZerosumError("OpenSpiel games need the optional extra: pip install 'zerosum[openspiel]'") from None
+        raise ZerosumError("OpenSpiel games need the optional extra 'openspiel': pip install -e '.[openspiel]' in a clone of zerosum") from None
     return pyspiel
 
 
