@@ -11,7 +11,8 @@ from the first ``size`` entries and takes one Adam step on each, all inside one 
   (distillation, Deep CFR's average strategy, NFSP's average policy): its minimizer at an
   information set is the weighted mean of the targets there, the average strategy.
 
-The weighted mean in a batch is sum(w * loss) / sum(w).  Random numbers are explicit JAX keys:
+Adam's step size decays along a cosine to zero over the ``steps`` of a fit (``decay=False``:
+constant).  The weighted mean in a batch is sum(w * loss) / sum(w).  Random numbers are explicit JAX keys:
 the same key gives the same network bit for bit on CPU.  Needs the ``deep`` extra.
 """
 
@@ -22,14 +23,16 @@ import numpy as np
 _TRAINERS: dict = {}
 
 
-def _trainer(loss: str, learning_rate: float, batch: int, steps: int):
-    key = (loss, learning_rate, batch, steps)
+def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: bool = True):
+    key = (loss, learning_rate, batch, steps, decay)
     if key in _TRAINERS:
         return _TRAINERS[key]
     from ..learning.networks import mlp_apply, require_jax
 
     jax, jnp, optax = require_jax()
-    opt = optax.adam(learning_rate)
+    # the step size falls to zero along a cosine over the fit: the last steps settle the network
+    # instead of leaving it wherever the last minibatches' noise put it
+    opt = optax.adam(optax.cosine_decay_schedule(learning_rate, steps) if decay else learning_rate)
 
     def batch_loss(params, x, y, w, m):
         out = mlp_apply(params, x)
@@ -58,7 +61,7 @@ def _trainer(loss: str, learning_rate: float, batch: int, steps: int):
 
 
 def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="mse", steps=100, batch=256,
-                learning_rate=1e-3, params=None):
+                learning_rate=1e-3, params=None, decay=True):
     """Train an MLP of layer widths ``sizes`` (from scratch unless ``params`` is given) on the
     samples ``ids[:size]`` (see the module docstring); returns (params, last batch loss)."""
     from ..learning.networks import mlp_init, require_jax
@@ -69,7 +72,7 @@ def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="
         params = mlp_init(init_key, list(sizes))
     if size <= 0:
         return params, float("nan")
-    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps))
+    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps), bool(decay))
     params, _, last = fit(params, opt.init(params), jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids),
                           jnp.asarray(targets), jnp.asarray(weights), jnp.int32(size), train_key)
     return params, float(last)

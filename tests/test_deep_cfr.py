@@ -1,0 +1,135 @@
+"""Deep CFR and Single Deep CFR on Kuhn with tiny budgets (needs the ``deep`` extra)."""
+
+import numpy as np
+import pytest
+
+from zerosum import ZerosumError, compiled, evaluate, load_game
+from zerosum.games.base import CHANCE, TERMINAL
+from zerosum.sequence_form import realization_plan
+
+pytest.importorskip("jax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
+pytest.importorskip("optax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
+
+from zerosum.deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver  # noqa: E402
+
+TINY = dict(traversals=40, advantage_steps=30, policy_steps=60, batch=64, memory=4000)
+TINY_SD = {k: v for k, v in TINY.items() if k != "policy_steps"}
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return compiled(load_game("kuhn"))
+
+
+def _counterfactual_regrets(game, traverser, sigma, seq0):
+    """Exact counterfactual regrets of ``sigma`` at the traverser's information sets, by plain
+    recursion over the history tree (chance and opponent reach times v(a) - v)."""
+    tree = game.tree
+    out = np.zeros((game.treeplexes[traverser].n_infosets, 2))
+    sign = 1.0 if traverser == 0 else -1.0
+
+    def value(h, reach):
+        p = tree.player[h]
+        kids = range(tree.first_child[h], tree.first_child[h] + tree.n_children[h])
+        if p == TERMINAL:
+            return sign * tree.payoff[h]
+        if p == CHANCE:
+            return sum(tree.edge_prob[c] * value(c, reach * tree.edge_prob[c]) for c in kids)
+        probs = [sigma[seq0[h] + k] for k in range(len(kids))]
+        if p != traverser:
+            return sum(q * value(c, reach * q) for q, c in zip(probs, kids))
+        vals = [value(c, reach) for c in kids]
+        v = sum(q * x for q, x in zip(probs, vals))
+        out[tree.infoset[h], :len(vals)] += reach * (np.array(vals) - v)
+        return v
+
+    value(0, 1.0)
+    return out
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_sampled_regrets_estimate_the_counterfactual_regrets(kuhn, player):
+    """External sampling is unbiased: the regret samples per traversal, summed by information set,
+    average to the exact counterfactual regrets (here of a random profile)."""
+    s = DeepCFRSolver(kuhn, seed=5, traversals=40000, memory=400000)
+    rng = np.random.default_rng(0)
+    for p in (0, 1):
+        tree = kuhn.treeplexes[p]
+        for i in range(tree.n_infosets):
+            q = rng.dirichlet([1, 1])
+            s.sigma[s.offsets[p] + tree.infoset_first[i]:s.offsets[p] + tree.infoset_first[i] + 2] = q
+    s.traverse(player, 1)
+    buf = s.advantage[player]
+    assert buf.seen[0] == buf.size  # nothing dropped: every sample is in the buffer
+    est = np.zeros((kuhn.treeplexes[player].n_infosets, 2))
+    np.add.at(est, buf.ids[:buf.size], buf.targets[:buf.size, :2])
+    est /= 40000
+    exact = _counterfactual_regrets(kuhn, player, s.sigma, s.seq0)
+    assert np.abs(est - exact).max() < 0.02
+    assert np.abs(exact).max() > 0.1  # the check is not vacuous
+    # the opponent's strategy samples are its current strategy, word for word
+    strat = s.strategy[1 - player]
+    o = s.offsets[1 - player]
+    first = kuhn.treeplexes[1 - player].infoset_first[strat.ids[:50]]
+    assert np.allclose(strat.targets[:50, 0], s.sigma[o + first])
+
+
+def test_same_seed_same_numbers_and_resume_equals_the_uninterrupted_run(kuhn):
+    a = DeepCFRSolver(kuhn, seed=3, **TINY).run(4, [2, 4])
+    b = DeepCFRSolver(kuhn, seed=3, **TINY).run(4, [2, 4])
+    c = DeepCFRSolver(kuhn, seed=4, **TINY).run(4, [4])
+    drop = [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in a]
+    assert drop == [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in b]
+    assert drop[-1]["nash_conv_average"] != c[-1]["nash_conv_average"]
+    first = DeepCFRSolver(kuhn, seed=3, **TINY)
+    first.run(2)
+    state = first.state_dict()
+    resumed = DeepCFRSolver(kuhn, seed=0, **TINY)
+    resumed.load_state_dict(state)
+    row = resumed.run(4)[-1]
+    assert {k: v for k, v in row.items() if k != "cpu_seconds"} == drop[-1]
+    with pytest.raises(ZerosumError, match="traversals=40"):
+        DeepCFRSolver(kuhn, **{**TINY, "traversals": 41}).load_state_dict(state)
+    with pytest.raises(ZerosumError, match="from solver 'deep-cfr', not 'sd-cfr'"):
+        SingleDeepCFRSolver(kuhn, **TINY_SD).load_state_dict(state)
+
+
+def test_single_deep_cfr_average_is_recovered_from_the_value_networks(kuhn):
+    s = SingleDeepCFRSolver(kuhn, seed=2, **TINY_SD)
+    rows = s.run(5, [1, 5])
+    assert len(s.value_networks[0]) == len(s.value_networks[1]) == 5
+    avg, again = s.average_policy(), s.average_from_networks()
+    for p in (0, 1):
+        assert np.allclose(avg.probs[p], again.probs[p], atol=1e-12)
+    assert rows[-1]["nash_conv_average"] == pytest.approx(evaluate(kuhn, avg).nash_conv)
+    # after one iteration the average is the first trained networks' strategy itself
+    one = SingleDeepCFRSolver(kuhn, seed=2, **TINY_SD)
+    one.run(1)
+    for p in (0, 1):  # equal as realization plans (behaviour off the path is uniform in the average)
+        t = kuhn.treeplexes[p]
+        assert np.allclose(realization_plan(t, one.average_policy().probs[p]),
+                           realization_plan(t, one.current_policy().probs[p]))
+    # save and resume reproduce the networks and the average
+    half = SingleDeepCFRSolver(kuhn, seed=2, **TINY_SD)
+    half.run(3)
+    back = SingleDeepCFRSolver(kuhn, seed=2, **TINY_SD)
+    back.load_state_dict(half.state_dict())
+    back.run(5)
+    assert np.array_equal(back.average_policy().probs[1], avg.probs[1])
+
+
+def test_deep_cfr_learns_on_kuhn(kuhn):
+    """A short run already beats uniform play by far (uniform: NashConv 0.917)."""
+    s = SingleDeepCFRSolver(kuhn, seed=1, traversals=200, advantage_steps=200, batch=128, memory=20000)
+    row = s.run(20)[-1]
+    assert row["nash_conv_average"] < 0.2
+    assert row["nodes"] > 0 and row["samples"] > 0
+
+
+def test_bad_options_are_one_line_errors(kuhn):
+    with pytest.raises(ZerosumError, match="traversals must be a positive integer, got 0"):
+        DeepCFRSolver(kuhn, traversals=0)
+    with pytest.raises(ZerosumError, match="hidden must be a positive integer or a list"):
+        DeepCFRSolver(kuhn, hidden=[64, 0])
+    with pytest.raises(ZerosumError, match="learning_rate"):
+        SingleDeepCFRSolver(kuhn, learning_rate=-1)
