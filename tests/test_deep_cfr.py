@@ -10,9 +10,9 @@ from zerosum.sequence_form import realization_plan
 pytest.importorskip("jax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
 pytest.importorskip("optax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
 
-from zerosum.deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver  # noqa: E402
+from zerosum.deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
 
-TINY = dict(traversals=40, advantage_steps=30, policy_steps=60, batch=64, memory=4000)
+TINY = {"traversals": 40, "advantage_steps": 30, "policy_steps": 60, "batch": 64, "memory": 4000}
 TINY_SD = {k: v for k, v in TINY.items() if k != "policy_steps"}
 
 

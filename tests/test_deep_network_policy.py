@@ -4,8 +4,15 @@ import numpy as np
 import pytest
 
 from zerosum import ZerosumError, compiled, evaluate, load_game
-from zerosum.deep.network_policy import (Network, load_networks, network_path, save_network_policy, save_networks,
-                                         strategy_from_outputs, tabulate)
+from zerosum.deep.network_policy import (
+    Network,
+    load_networks,
+    network_path,
+    save_network_policy,
+    save_networks,
+    strategy_from_outputs,
+    tabulate,
+)
 from zerosum.learning.features import infoset_features
 from zerosum.policy import TabularPolicy
 

@@ -12,4 +12,4 @@ package does not import JAX.
 
 # zerosum.solvers registers the solvers defined here: load it first, so that importing a module of
 # this package directly does not meet a half-initialized zerosum.solvers
-from .. import solvers as _solvers  # noqa: E402, F401
+from .. import solvers as _solvers  # noqa: F401
