@@ -28,6 +28,8 @@ Example::
     solver.run(1000, checkpoints=[100])[-1]["nash_conv_average"]
 """
 
+from ..deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
+from ..deep.nfsp import NFSPSolver
 from .base import check_iterations
 from .cfr import CFRPlusSolver, CFRSolver
 from .dcfr import DCFRSolver
@@ -39,8 +41,6 @@ from .mmd import MMDSolver, ProximalMagnet
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
 from .psro import PSROSolver
-from ..deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver  # noqa: E402  (networks: zerosum.deep)
-from ..deep.nfsp import NFSPSolver  # noqa: E402
 
 SOLVERS = {
     "cfr": CFRSolver,
