@@ -16,4 +16,6 @@ EXPERIMENTS: dict[str, str] = {
     "kuhn": "kuhn",
     "dynamics": "dynamics",
     "learned-oracles": "learned_oracles",
+    "approximation": "approximation",
+    "deep": "deep",
 }
