@@ -51,9 +51,9 @@ def approximation(plot=None, progress=False, game: str = "leduc", cfr_iterations
                 xs.append(n)
                 ys.append(max(d.cost, 1e-6))
             advance(1)
-    notes = [f"one MLP per player, ReLU, Adam {steps:,} steps of {batch}; information sets sampled as the average "
+    notes = [(f"one MLP per player, ReLU, Adam {steps:,} steps of {batch}; information sets sampled as the average "
              f"profile mixed with {explore} uniform play reaches them (explore 0: the profile alone); cost = "
-             f"NashConv of the network policy minus the tabular average's"]
+             f"NashConv of the network policy minus the tabular average's")]
     report = Report("approximation", [table], notes=notes)
     if plot:
         from ..plots import loglog

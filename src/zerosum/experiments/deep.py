@@ -23,7 +23,7 @@ METHODS = ("deep-cfr", "sd-cfr", "nfsp")
 
 
 def _marks(last: int, n: int = 6) -> list[int]:
-    return sorted({max(1, int(round(last * f))) for f in np.geomspace(1 / 2 ** (n - 1), 1, n)})
+    return sorted({max(1, round(last * f)) for f in np.geomspace(1 / 2 ** (n - 1), 1, n)})
 
 
 def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: int = 3, methods=METHODS,
@@ -69,9 +69,9 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
               cfr_cpu)
     by_nodes["cfr+"] = ([r["nodes"] for r in cfr_rows], [r["nash_conv_average"] for r in cfr_rows])
     report = Report("deep", [table], notes=[
-        "NashConv: exact, of the networks tabulated over every information set (Deep CFR: the average-strategy "
+        ("NashConv: exact, of the networks tabulated over every information set (Deep CFR: the average-strategy "
         "network; SD-CFR: the average recovered from every iteration's value networks; NFSP: the average-policy "
-        "network); CPU s include training; cfr+'s CPU s is for the whole tabular run"])
+        "network); CPU s include training; cfr+'s CPU s is for the whole tabular run")])
     if plot:
         from ..plots import loglog_panels
 
