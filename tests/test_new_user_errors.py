@@ -126,3 +126,24 @@ def test_games_lists_every_kind_of_game():
 def test_missing_efg_file_is_named_before_any_extra_hint(tmp_path):
     one_line_error(run("solve", str(tmp_path / "nothere.efg")), "nothere.efg", "no such file")
     one_line_error(run("evaluate", str(tmp_path / "nothere.efg"), "p.json"), "no such file")
+
+
+def test_plot_format_checked_before_any_work(monkeypatch, tmp_path):
+    from zerosum.cli import imperfect
+
+    monkeypatch.setattr(imperfect, "load_from_cli", lambda *a: (_ for _ in ()).throw(AssertionError("work")))
+    one_line_error(run("solve", "leduc", "--plot", str(tmp_path / "c.txt")), ".txt is not an image format", ".png")
+    one_line_error(run("experiment", "kuhn", "--plot", str(tmp_path / "k.doc")), ".doc is not an image format")
+    assert not list(tmp_path.iterdir())
+
+
+def test_search_time_budget_must_be_positive():
+    one_line_error(run("search", "tictactoe", "-a", "iterative_deepening", "--time", "-1"), "--time must be positive")
+
+
+def test_long_openspiel_games_are_refused_in_seconds():
+    import time
+
+    start = time.perf_counter()
+    one_line_error(run("solve", "openspiel:chess"), "openspiel:chess is too large to compile")
+    assert time.perf_counter() - start < 30

@@ -236,6 +236,8 @@ BYTES_PER_HISTORY = COMPILE_BYTES_PER_HISTORY
 #: random root-to-leaf paths of the size estimate, in batches (the median of the batch means is
 #: robust to the rare path that overestimates by far)
 _PROBES, _BATCHES = 1000, 10
+#: after this many seconds the estimate stops at the end of the current batch
+_ESTIMATE_SECONDS = 1.0
 
 
 def estimate_histories(game: Game, seed: int = 0) -> float | None:
@@ -247,8 +249,11 @@ def estimate_histories(game: Game, seed: int = 0) -> float | None:
 
     rng = random.Random(seed)
     means = []
+    stop = time.monotonic() + _ESTIMATE_SECONDS
     try:
         for _ in range(_BATCHES):
+            if means and time.monotonic() > stop:  # long games (chess): the batches done will do
+                break
             total = 0.0
             for _ in range(_PROBES // _BATCHES):
                 h, weight, count = game.root(), 1.0, 1.0
@@ -264,12 +269,14 @@ def estimate_histories(game: Game, seed: int = 0) -> float | None:
                         return None
                     weight *= len(choices)
                     count += weight
+                    if count > 1e18:  # far past any memory already: the rest of the path adds nothing
+                        break
                     h = game.child(h, choices[rng.randrange(len(choices))])
                 total += count
             means.append(total / (_PROBES // _BATCHES))
     except (ZerosumError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         return None
-    return float(np.median(means))
+    return float(np.median(means)) if means else None
 
 
 #: histories expanded between two looks at the clock (progress) and at the memory guard
@@ -289,8 +296,8 @@ def compile_game(game: Game, progress=None, max_bytes: int | None = None) -> Com
     estimate = estimate_histories(game)
     if estimate is not None and estimate > 2 * max_histories:
         raise ZerosumError(
-            f"{game.id} is too large to compile: about {estimate:.2g} histories (estimated from "
-            f"{_PROBES:,} random paths down its tree) would need about {estimate * BYTES_PER_HISTORY / 1e9:,.0f} GB, "
+            f"{game.id} is too large to compile: about {estimate:.2g} histories or more (estimated from "
+            f"random paths down its tree) would need about {estimate * BYTES_PER_HISTORY / 1e9:.2g} GB, "
             f"more than the {limit / 1e9:.1f} GB available")
     next_look = time.monotonic() + 0.25
     expanded = 0

@@ -14,6 +14,25 @@ def _pyplot():
     return plt
 
 
+def check_plot_path(path) -> None:
+    """Before any work: the figure's file can be written and its suffix names a format matplotlib
+    writes (``.png``, ``.pdf``, ``.svg``, ...; no suffix means PNG)."""
+    from .errors import ZerosumError
+    from .files import check_writable
+
+    if path is None:
+        return
+    check_writable(path)
+    fmt = Path(path).suffix.lstrip(".").lower()
+    if fmt:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if fmt not in formats:
+            raise ZerosumError(f"cannot write plot {str(path)!r}: .{fmt} is not an image format matplotlib "
+                               f"writes; use one of {', '.join('.' + f for f in sorted(formats))}")
+
+
 def save_figure(fig, path) -> None:
     """Write ``fig`` to ``path`` (format from its suffix, PNG without one) atomically, with the
     mode the umask gives a new file; the figure is closed either way."""

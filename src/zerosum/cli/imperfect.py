@@ -154,8 +154,12 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
                            f"(-a help describes them)")
     check_iterations(iterations)
     marks = _parse_checkpoints(checkpoints, iterations)
-    for path in (save_path, plot_path, state_path):
+    for path in (save_path, state_path):
         check_writable(path)
+    if plot_path:
+        from ..plots import check_plot_path
+
+        check_plot_path(plot_path)
     g = load_from_cli(game, params)
     from ..public_tree.cli_support import resolve_form, solve_public
 

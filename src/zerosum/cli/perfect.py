@@ -101,6 +101,8 @@ def search(game, moves, algorithms, depth, time_budget, max_nodes, params, as_js
             raise ZerosumError(f"unknown algorithm {n!r}; choose from {', '.join(sorted(known))}")
     if depth is not None and depth < 0:
         raise ZerosumError(f"--depth must be non-negative, got {depth}")
+    if not time_budget > 0:
+        raise ZerosumError(f"--time must be positive seconds, got {time_budget}")
     if max_nodes < 0:
         raise ZerosumError(f"--max-nodes must be non-negative, got {max_nodes}")
     size = None

@@ -95,10 +95,11 @@ def experiment_command(name: str):
         @click.option("--no-plot", is_flag=True, help="Do not draw a figure.")
         @functools.wraps(fn)
         def cmd(as_json, plot_path, no_plot, **options):
-            from ..cli.common import check_writable, emit_json
+            from ..cli.common import emit_json
+            from ..plots import check_plot_path
 
             plot = None if no_plot else plot_path
-            check_writable(plot)
+            check_plot_path(plot)
             report = fn(plot=plot, progress=not as_json, **options)
             if as_json:
                 emit_json(report.to_dict())
