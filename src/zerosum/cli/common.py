@@ -119,7 +119,7 @@ class _PlainLines:
 
 
 @contextmanager
-def progress_bar(total: int, description: str, enabled: bool = True, unit: str = "iterations"):
+def progress_bar(total: int, description: str, enabled: bool = True, unit: str = ""):
     """Progress of a counted task; yields ``advance(n)``.  On a terminal: a Rich bar on stderr
     (unless ``enabled`` is False, e.g. under --json); otherwise a plain line on stderr every
     half minute or so (never on stdout, so --json output stays one object)."""
@@ -129,7 +129,7 @@ def progress_bar(total: int, description: str, enabled: bool = True, unit: str =
         def advance(n=1):
             done[0] += n
 
-        with _PlainLines(description, lambda: f"{done[0]:,} / {total:,} {unit} "
+        with _PlainLines(description, lambda: f"{done[0]:,} / {total:,}{' ' + unit if unit else ''} "
                                               f"({100 * done[0] / max(total, 1):.1f} %)"):
             yield advance
         return

@@ -117,7 +117,7 @@ def _analyze_file(solver, path, weak, as_json):
     results = []
     mismatches = 0
     start = time.perf_counter()
-    with progress_bar(len(positions), "solving", enabled=not as_json) as advance:
+    with progress_bar(len(positions), "solving", enabled=not as_json, unit="positions") as advance:
         for number, moves, expected in positions:
             t0 = time.perf_counter()
             try:

@@ -206,7 +206,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
             rows = solver.run(1, [1])
     else:
         curve_marks = _log_spaced(iterations) if plot_path else []  # a denser curve than the table's
-        with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json) as advance:
+        with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json,
+                          unit="iterations") as advance:
             curve = solver.run(iterations, sorted(set(marks) | set(curve_marks)), progress=advance)
         rows = [row for row in curve if row["iteration"] in set(marks)]
     solve_s = time.perf_counter() - t0

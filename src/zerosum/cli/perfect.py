@@ -116,7 +116,7 @@ def search(game, moves, algorithms, depth, time_budget, max_nodes, params, as_js
             raise ZerosumError(f"more than 100,000 positions and up to {left} moves remain: too many for a "
                                f"full search; give --depth D{hint}")
     rows, skipped = [], []
-    with progress_bar(len(names), f"searching {g.id}", enabled=not as_json) as advance:
+    with progress_bar(len(names), f"searching {g.id}", enabled=not as_json, unit="searches") as advance:
         for n in names:
             if n in FULL_TREE and size is not None and size.nodes is not None and max_nodes \
                     and size.nodes > max_nodes:
@@ -190,7 +190,7 @@ def tournament(game, agent_specs, n_games, seed, params, as_json):
     for a in agents:        # fail early (e.g. the solver on another game) rather than mid-tournament
         a.reset(g)
     total = n_games * len(agents) * (len(agents) - 1) // 2
-    with progress_bar(total, f"tournament on {g.id}", enabled=not as_json) as advance:
+    with progress_bar(total, f"tournament on {g.id}", enabled=not as_json, unit="games") as advance:
         res = round_robin(g, agents, n_games, progress=advance)
     out = {"game": g.id, "games_per_pair": n_games, "seed": seed, **res}
     if as_json:
