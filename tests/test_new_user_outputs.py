@@ -42,9 +42,11 @@ def test_unwritable_output_refused_before_any_work(flag, monkeypatch):
 
 
 def test_late_write_failure_prints_results_and_names_the_users_path(tmp_path, monkeypatch):
+    from zerosum import plots
     from zerosum.cli import imperfect
 
     monkeypatch.setattr(imperfect, "check_writable", lambda path: None)  # as if /proc had passed
+    monkeypatch.setattr(plots, "check_plot_path", lambda path: None)
     ok = tmp_path / "ok.json"
     r = run("solve", "kuhn", "-n", "20", "--save", str(ok), "--plot", "/proc/x.png")
     assert r.exit_code == 1
