@@ -51,7 +51,9 @@ def test_games_lists_sizes():
     (("solve", "kuhn", "--param", "cards=4"), "invalid parameters"),
     (("solve", "kuhn", "--seed", "3", "-a", "cfr"), "does not take --seed"),
     (("evaluate", "kuhn", "/nonexistent.json"), "cannot read policy file"),
-    (("solve", "openspiel:no_such_game"), "OpenSpiel cannot load"),
+    (("solve", "openspiel:no_such_game"), "OpenSpiel has no game 'no_such_game'; e.g. kuhn_poker"),
+    (("solve", "openspiel:leduc_pokr"), "OpenSpiel has no game 'leduc_pokr'; did you mean leduc_poker"),
+    (("solve", "openspiel:leduc_poker(foo=3)"), "OpenSpiel cannot load 'leduc_poker(foo=3)': Unknown parameter"),
 ])
 def test_bad_input_gives_one_line_and_nonzero_exit(args, message):
     r = run(*args)

@@ -37,6 +37,10 @@ def _pyspiel():
     return pyspiel
 
 
+#: games worth suggesting when a name is misspelt (two-player zero-sum, turn-based, small)
+_SUGGESTED = ("kuhn_poker", "leduc_poker", "liars_dice", "tic_tac_toe")
+
+
 class OpenSpielGame(Game):
     """A pyspiel game walked through its State objects (only once, by the compiler)."""
 
@@ -46,7 +50,18 @@ class OpenSpielGame(Game):
             with _quiet_stderr():  # pyspiel also prints its error to the C stderr
                 self.game = pyspiel.load_game(name)
         except RuntimeError as e:  # pyspiel.SpielError
-            raise ZerosumError(f"OpenSpiel cannot load {name!r}: {str(e).strip().splitlines()[0]}") from None
+            first = str(e).strip().splitlines()[0]
+            if first.startswith("Unknown game") and first.rstrip().endswith("Available games are:"):
+                # the list pyspiel prints next is long; offer the two-player zero-sum ones it knows
+                import difflib
+
+                base = name.split("(")[0]
+                close = difflib.get_close_matches(base, pyspiel.registered_names(), n=3)
+                known = close or [n for n in pyspiel.registered_names() if n in _SUGGESTED]
+                first = (f"OpenSpiel has no game {base!r}; " + ("did you mean " if close else "e.g. ")
+                         + ", ".join(known) + " (all names: pyspiel.registered_names())")
+                raise ZerosumError(first) from None
+            raise ZerosumError(f"OpenSpiel cannot load {name!r}: {first}") from None
         gt = self.game.get_type()
         if self.game.num_players() != 2:
             raise ZerosumError(f"openspiel:{name} has {self.game.num_players()} players; zerosum needs 2")
