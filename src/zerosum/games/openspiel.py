@@ -56,7 +56,7 @@ class OpenSpielGame(Game):
                 import difflib
 
                 base = name.split("(")[0]
-                close = difflib.get_close_matches(base, pyspiel.registered_names(), n=3)
+                close = difflib.get_close_matches(base, pyspiel.registered_names(), n=3, cutoff=0.8)
                 known = close or [n for n in pyspiel.registered_names() if n in _SUGGESTED]
                 first = (f"OpenSpiel has no game {base!r}; " + ("did you mean " if close else "e.g. ")
                          + ", ".join(known) + " (all names: pyspiel.registered_names())")
