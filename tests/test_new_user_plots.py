@@ -87,3 +87,5 @@ def test_experiment_tables_fit_80_columns_and_counts_have_separators():
     t.add(3645331.0, 0.00031)
     assert t.render().splitlines()[-1].split() == ["3,645,331", "0.0003"]
     assert t.to_dict()["rows"] == [[3645331.0, 0.0003]]       # JSON keeps the numbers
+    t.add(-0.2, -1e-9)
+    assert t.render().splitlines()[-1].split() == ["0", "0.0000"]   # no "-0", no "-0.0000"

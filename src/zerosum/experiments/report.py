@@ -48,7 +48,8 @@ class Table:
             if v is None:
                 return "-"
             if d is not None and isinstance(v, (int, float)) and not isinstance(v, bool):
-                return f"{v:,.0f}" if d == 0 else f"{v:.{d}f}"  # counts: 3,645,331
+                text = f"{v:,.0f}" if d == 0 else f"{v:.{d}f}"  # counts: 3,645,331
+                return text[1:] if text.startswith("-") and float(text.replace(",", "")) == 0 else text
             if isinstance(v, int) and not isinstance(v, bool):
                 return f"{v:,}"
             return str(v)
