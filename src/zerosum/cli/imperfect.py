@@ -437,8 +437,8 @@ def evaluate(game, policy_file, params, as_json, form=None):
         return
     c = console()
     c.print(f"{g.id}, policy {policy_file}")
-    c.print(f"  value to player 0:                  {ev.value:.6f}")
-    c.print(f"  best-response values (p0, p1):      {ev.best_response_values[0]:.6f}, "
-            f"{ev.best_response_values[1]:.6f}")
-    c.print(f"  NashConv (sum of BR gains):         {ev.nash_conv:.6f}")
-    c.print(f"  exploitability (NashConv / 2):      {ev.exploitability:.6f}")
+    c.print(f"  value to player 0:                  {_fixed(ev.value, 6)}")
+    c.print(f"  best-response values (p0, p1):      {_fixed(ev.best_response_values[0], 6)}, "
+            f"{_fixed(ev.best_response_values[1], 6)}")
+    c.print(f"  NashConv (sum of BR gains):         {_fixed(ev.nash_conv, 6)}")
+    c.print(f"  exploitability (NashConv / 2):      {_fixed(ev.exploitability, 6)}")
