@@ -180,6 +180,8 @@ class Simulator:
         hands = check_hands(hands)
         mixes = [m if isinstance(m, Mixture) else Mixture(self.game, 1 - p, [m])
                  for p, m in enumerate(policies)]
+        if any(m.player != 1 - p for p, m in enumerate(mixes)):
+            raise ZerosumError("play_profile takes player 0's policy first, then player 1's")
         n0 = len(mixes[0].probs)
         width = max(mixes[0].probs.shape[1], mixes[1].probs.shape[1])
         stacked = np.zeros((n0 + len(mixes[1].probs), width))
