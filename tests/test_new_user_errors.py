@@ -147,3 +147,13 @@ def test_long_openspiel_games_are_refused_in_seconds():
     start = time.perf_counter()
     one_line_error(run("solve", "openspiel:chess"), "openspiel:chess is too large to compile")
     assert time.perf_counter() - start < 30
+
+
+def test_nim_counts_players_from_zero_like_everything_else():
+    from zerosum.perfect import load_perfect_game
+
+    nim = load_perfect_game("nim", heaps=[1, 2])
+    s = nim.initial_state()
+    assert nim.render(s).splitlines()[-1] == "player 0 to move" and nim.player(s) == 0
+    s = nim.result(s, nim.parse_move(s, "2:1"))
+    assert nim.render(s).splitlines()[-1] == "player 1 to move" and nim.player(s) == 1
