@@ -90,3 +90,27 @@ def test_bad_psro_oracle_input(leduc):
     b = PSROSolver(leduc, "nash", oracle="policy-gradient", hands=100)
     with pytest.raises(ZerosumError, match="oracle 'q-learning', not 'policy-gradient'"):
         b.load_state_dict({k: np.array(v) for k, v in a.state_dict().items()})
+
+
+def test_cli_resume_equals_the_uninterrupted_run(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    base = ["solve", "kuhn", "-a", "psro", "--option", "oracle=policy-gradient", "--option", "hands=800",
+            "--option", "payoffs=sampled", "--option", "eval_hands=300", "--seed", "4", "--json"]
+
+    def run(*extra):
+        res = CliRunner().invoke(cli, base + list(extra))
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output)
+
+    full = run("-n", "6")
+    run("-n", "3", "--save-state", str(tmp_path / "s.npz"))
+    resumed = run("-n", "6", "--resume", str(tmp_path / "s.npz"))
+    assert resumed["checkpoints"][-1] == full["checkpoints"][-1]
+    res = CliRunner().invoke(cli, ["solve", "kuhn", "-a", "psro", "--option", "oracle=q-learning", "--option",
+                                   "hands=0"])
+    assert res.exit_code == 1 and "hands must be a positive integer" in res.output
