@@ -157,3 +157,12 @@ def test_nim_counts_players_from_zero_like_everything_else():
     assert nim.render(s).splitlines()[-1] == "player 0 to move" and nim.player(s) == 0
     s = nim.result(s, nim.parse_move(s, "2:1"))
     assert nim.render(s).splitlines()[-1] == "player 1 to move" and nim.player(s) == 1
+
+
+@pytest.mark.parametrize("labels, detail", [
+    ("row_labels=5", "row_labels must be a list of 1 distinct name, one per row; got 5"),
+    ('row_labels=["a","b"]', "got ['a', 'b']"),
+    ('col_labels=["a","a"]', "col_labels must be a list of 2 distinct names, one per column"),
+])
+def test_matrix_labels_checked(labels, detail):
+    one_line_error(run("solve", "matrix", "--param", "payoffs=[[1,2]]", "--param", labels), detail)

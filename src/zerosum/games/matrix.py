@@ -29,6 +29,19 @@ def _payoff_matrix(payoffs) -> np.ndarray:
     return a
 
 
+def _labels(key: str, labels, n: int, prefix: str) -> tuple[str, ...]:
+    """``n`` distinct action labels (default r0, r1, ... or c0, c1, ...)."""
+    if labels is None:
+        return tuple(f"{prefix}{i}" for i in range(n))
+    what = f"{n} distinct name{'s' if n != 1 else ''}, one per {'row' if prefix == 'r' else 'column'}"
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (list, tuple)):
+        raise ZerosumError(f"{key} must be a list of {what}; got {labels!r}")
+    out = tuple(str(x) for x in labels)
+    if len(out) != n or len(set(out)) != n:
+        raise ZerosumError(f"{key} must be a list of {what}; got {list(labels)!r}")
+    return out
+
+
 class MatrixGame(Game):
     """A payoff matrix for player 0 (rows) against player 1 (columns), played simultaneously."""
 
@@ -37,10 +50,8 @@ class MatrixGame(Game):
     def __init__(self, payoffs, row_labels=None, col_labels=None, name: str | None = None):
         a = _payoff_matrix(payoffs)
         self.payoffs = a
-        self.row_labels = tuple(row_labels or (f"r{i}" for i in range(a.shape[0])))
-        self.col_labels = tuple(col_labels or (f"c{j}" for j in range(a.shape[1])))
-        if len(self.row_labels) != a.shape[0] or len(self.col_labels) != a.shape[1]:
-            raise ZerosumError("one label per row and per column, please")
+        self.row_labels = _labels("row_labels", row_labels, a.shape[0], "r")
+        self.col_labels = _labels("col_labels", col_labels, a.shape[1], "c")
         if name is not None:
             self.name = name
 
