@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 
@@ -160,6 +161,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         from ..plots import check_plot_path
 
         check_plot_path(plot_path)
+    if resume_path and not Path(resume_path).is_file():  # an input: also checked before the work
+        raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
     g = load_from_cli(game, params)
     from ..public_tree.cli_support import resolve_form, solve_public
 
