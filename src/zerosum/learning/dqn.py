@@ -106,7 +106,7 @@ class DQNOracle(LearnedOracle):
         target = params
         rng = np.random.default_rng([self.seed, stream, 0xD9])
         env = Environment(self.sim, player, opponent, batch=s["envs"], seed=self.seed, stream=stream)
-        legal_table = env._legal_table
+        legal_table = env.legal_table
         cap = s["buffer"]
         buf_i = np.zeros(cap, dtype=np.int64)  # information set
         buf_a = np.zeros(cap, dtype=np.int64)

@@ -282,7 +282,8 @@ class Environment:
         if features is not None and (features.ndim != 2 or len(features) != tree.n_infosets):
             raise ZerosumError(f"features need one row per information set ({tree.n_infosets})")
         self.feature_table = features
-        self._legal_table = np.arange(self.sim.max_actions)[None, :] < tree.infoset_size[:, None]
+        #: legal-action mask of each information set of the player (n_infosets x max_actions)
+        self.legal_table = np.arange(self.sim.max_actions)[None, :] < tree.infoset_size[:, None]
         self._state = np.zeros(1, dtype=np.uint64)
         _seed_iteration(self._state, check_seed(seed), int(stream))
         self._hist = np.zeros(self.batch, dtype=np.int64)
@@ -300,7 +301,7 @@ class Environment:
     def _observe(self) -> TimeStep:
         infoset = self.sim.infoset[self._hist]
         feats = self.feature_table[infoset] if self.feature_table is not None else None
-        return TimeStep(infoset, self.tree.infoset_first[infoset], self._legal_table[infoset],
+        return TimeStep(infoset, self.tree.infoset_first[infoset], self.legal_table[infoset],
                         self._reward.copy(), self._done.copy(), feats)
 
     def reset(self) -> TimeStep:
