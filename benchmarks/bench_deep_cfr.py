@@ -3,7 +3,7 @@
 The settings are OpenSpiel's example (``open_spiel/python/examples/deep_cfr_pytorch.py``): one
 hidden layer of 64 for both networks, 375 traversals per player and iteration, advantage
 networks re-initialized and trained 375 steps each iteration, 2,500 policy-network steps at the
-end, batches of 256, Adam 1e-3, memories of 100,000.  zerosum's defaults are these.  Each side
+end, batches of 256, Adam 1e-3 at a constant step, memories of 100,000.  Each side
 runs ``--iterations`` iterations (the example's 101 by default) ``--repeats`` times; the table
 quotes the median CPU seconds per iteration (the whole run, policy training included, divided
 by the iterations; JAX's compilation is done before timing by a one-iteration warm-up) and the
@@ -39,7 +39,7 @@ def ours(iterations: int, seed: int):
     s = SETTINGS
     kwargs = {"traversals": s["traversals"], "hidden": (s["layers"],), "policy_hidden": (s["layers"],),
               "learning_rate": s["learning_rate"], "batch": s["batch"], "advantage_steps": s["advantage_steps"],
-              "policy_steps": s["policy_steps"], "memory": s["memory"]}
+              "policy_steps": s["policy_steps"], "memory": s["memory"], "decay": False}
     warm = DeepCFRSolver(g, seed=seed + 1000, **kwargs)  # compile the Numba and JAX code first
     warm.run(1)
     warm.average_policy()

@@ -178,7 +178,7 @@ class DeepCFRSolver(IterativeSolver):
 
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), policy_hidden=(64,),
                  learning_rate: float = 1e-3, batch: int = 256, advantage_steps: int = 375,
-                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto"):
+                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto", decay: bool = True):
         from ..learning.features import infoset_features
         from ..learning.networks import require_jax
 
@@ -198,6 +198,9 @@ class DeepCFRSolver(IterativeSolver):
         self.policy_steps = positive_int("policy_steps", policy_steps)
         self.memory = positive_int("memory", memory)
         self.features = features
+        if not isinstance(decay, bool):
+            raise ZerosumError(f"decay must be true or false, got {decay!r}")
+        self.decay = decay
         g = self.game = as_compiled(game)
         self.trees = g.treeplexes
         self.seq0, self.offsets = global_sequences(g)
@@ -220,7 +223,8 @@ class DeepCFRSolver(IterativeSolver):
     def _options(self) -> dict:
         return {"traversals": self.traversals, "hidden": list(self.hidden), "policy_hidden": list(self.policy_hidden),
                 "learning_rate": self.learning_rate, "batch": self.batch, "advantage_steps": self.advantage_steps,
-                "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features}
+                "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features,
+                "decay": self.decay}
 
     def _key(self, stream: int):
         from ..learning.networks import seed_key
@@ -254,7 +258,7 @@ class DeepCFRSolver(IterativeSolver):
         params, _ = fit_network(self._key(2 * t + p), [self.feats[p].shape[1], *self.hidden, self.widths[p]],
                                 self.feats[p], self.legal[p], buf.ids, buf.targets, buf.iters, buf.size,
                                 loss="mse", steps=self.advantage_steps, batch=self.batch,
-                                learning_rate=self.learning_rate)
+                                learning_rate=self.learning_rate, decay=self.decay)
         self.advantage_params[p] = numpy_params(params)
         self._set_sigma(p)
         self._trained(p, t)
@@ -290,7 +294,8 @@ class DeepCFRSolver(IterativeSolver):
             params, _ = fit_network(self._key(1_000_003 + 2 * self.iteration + p),
                                     [self.feats[p].shape[1], *self.policy_hidden, self.widths[p]], self.feats[p],
                                     self.legal[p], buf.ids, buf.targets, buf.iters, buf.size, loss="xent",
-                                    steps=self.policy_steps, batch=self.batch, learning_rate=self.learning_rate)
+                                    steps=self.policy_steps, batch=self.batch, learning_rate=self.learning_rate,
+                                    decay=self.decay)
             nets.append(Network(self.game.game_id, p, "softmax", numpy_params(params), self.features))
         self.cpu_seconds += time.process_time() - t0
         self._average = (self.iteration, nets)
@@ -360,9 +365,10 @@ class SingleDeepCFRSolver(DeepCFRSolver):
     record_strategy = False
 
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), learning_rate: float = 1e-3,
-                 batch: int = 256, advantage_steps: int = 375, memory: int = 100000, features: str = "auto"):
+                 batch: int = 256, advantage_steps: int = 375, memory: int = 100000, features: str = "auto",
+                 decay: bool = True):
         super().__init__(game, seed, traversals, hidden, (1,), learning_rate, batch, advantage_steps, 1, memory,
-                         features)
+                         features, decay)
         self.value_networks = [[], []]  # per player, the params trained at iterations 1, 2, ...
         self.plan_sums = [np.zeros(t.n_sequences) for t in self.trees]  # sum of t * realization plan
 
