@@ -122,7 +122,7 @@ class PublicTreeCFR(CFRSolver):
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.opp.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, updates=False)
-        src = [np.asarray(s, dtype=np.float64) for s in src]
+        # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace)
 
     def average_source(self):
