@@ -128,6 +128,7 @@ def _traverse(traverser, player, infoset, seq0, first_child, n_children, edge_pr
 
 
 def positive_int(name, value) -> int:
+    """``value`` as an int, or a one-line error naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
         raise ZerosumError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
@@ -154,13 +155,16 @@ class Reservoir:
 
     @property
     def size(self) -> int:
+        """How many samples the reservoir holds."""
         return int(min(self.seen[0], len(self.ids)))
 
     def arrays(self, prefix: str) -> dict:
+        """The reservoir's arrays for a state file, named with ``prefix``."""
         return {f"{prefix}_ids": self.ids, f"{prefix}_iters": self.iters, f"{prefix}_targets": self.targets,
                 f"{prefix}_seen": self.seen}
 
     def load(self, state: dict, prefix: str) -> None:
+        """Restore the arrays written by :meth:`arrays`."""
         for name in ("ids", "iters", "targets", "seen"):
             a = np.asarray(state[f"{prefix}_{name}"])
             mine = getattr(self, name)
@@ -232,6 +236,7 @@ class DeepCFRSolver(IterativeSolver):
         return seed_key(self.seed, stream)
 
     def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (traversals and an advantage network per player each)."""
         for _ in range(n):
             t0 = time.process_time()
             t = self.iteration + 1
@@ -273,6 +278,7 @@ class DeepCFRSolver(IterativeSolver):
         """Hook after player p's advantage network of iteration t is trained (SD-CFR keeps it)."""
 
     def advantage_network(self, p: int) -> Network:
+        """Player p's latest advantage network."""
         return Network(self.game.game_id, p, "regret-matching", self.advantage_params[p], self.features)
 
     # --- results --------------------------------------------------------------------------------
@@ -306,12 +312,15 @@ class DeepCFRSolver(IterativeSolver):
         return self.policy_networks()
 
     def average_policy(self) -> TabularPolicy:
+        """The average-strategy networks, tabulated (exact)."""
         return tabulate(self.game, self.policy_networks(), self.feats)
 
     def samples(self) -> int:
+        """Samples offered to the reservoirs so far."""
         return int(sum(b.seen[0] for b in self.advantage) + sum(b.seen[0] for b in self.strategy))
 
     def checkpoint(self) -> dict:
+        """Exact NashConv of the average and current policies, nodes, samples, CPU seconds."""
         avg = evaluate(self.game, self.average_policy())
         cur = evaluate(self.game, self.current_policy())
         return {"iteration": self.iteration, "nash_conv_average": avg.nash_conv,
@@ -320,6 +329,7 @@ class DeepCFRSolver(IterativeSolver):
 
     # --- saving and resuming --------------------------------------------------------------------
     def state_dict(self) -> dict:
+        """Reservoirs, networks and counters as arrays (the random streams need only seed and iteration)."""
         state = {"solver": np.array(self.name), "game": np.array(self.game.game_id),
                  "iteration": np.array(self.iteration), "nodes_touched": np.array(self.nodes_touched),
                  "seed": np.array(self.seed), "cpu_seconds": np.array(self.cpu_seconds),
@@ -334,6 +344,7 @@ class DeepCFRSolver(IterativeSolver):
         return state
 
     def load_state_dict(self, state: dict) -> None:
+        """Continue from :meth:`state_dict`'s arrays (refused if made with other options)."""
         check_state(state, self.name, self.game.game_id)
         saved = json.loads(str(state["options"]))
         for key, value in self._options().items():
@@ -385,6 +396,7 @@ class SingleDeepCFRSolver(DeepCFRSolver):
         self.plan_sums[p] += t * realization_plan(self.trees[p], pi)
 
     def average_policy(self) -> TabularPolicy:
+        """The linear average of every iteration's value-network strategy (exact)."""
         from ..sequence_form import behavioral_from_realization
 
         if self.iteration == 0:
@@ -409,9 +421,11 @@ class SingleDeepCFRSolver(DeepCFRSolver):
         return [self.advantage_network(p) for p in (0, 1)]
 
     def samples(self) -> int:
+        """Samples offered to the advantage reservoirs so far."""
         return int(sum(b.seen[0] for b in self.advantage))
 
     def state_dict(self) -> dict:
+        """Deep CFR's state plus every iteration's value networks and the plan sums."""
         state = super().state_dict()
         for p in (0, 1):
             state[f"plan_sums{p}"] = self.plan_sums[p]
@@ -422,6 +436,7 @@ class SingleDeepCFRSolver(DeepCFRSolver):
         return state
 
     def load_state_dict(self, state: dict) -> None:
+        """Continue from :meth:`state_dict`'s arrays."""
         super().load_state_dict(state)
         for p in (0, 1):
             self.plan_sums[p] = np.array(state[f"plan_sums{p}"], dtype=float)

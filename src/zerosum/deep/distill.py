@@ -116,6 +116,7 @@ class Distilled:
 
     @property
     def cost(self) -> float:
+        """NashConv of the network policy minus the tabular profile's."""
         return self.nash_conv - self.target_nash_conv
 
 

@@ -46,10 +46,12 @@ class Network:
 
     @property
     def sizes(self) -> list[int]:
+        """Layer widths, input first."""
         return [int(self.params[0][0].shape[0])] + [int(w.shape[1]) for w, _ in self.params]
 
     @classmethod
     def from_jax(cls, game_id, player, rule, params, features="auto") -> Network:
+        """A network from JAX parameters (copied to float32 NumPy arrays)."""
         return cls(game_id, player, rule, [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
                                            for w, b in params], features)
 

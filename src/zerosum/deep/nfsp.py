@@ -200,11 +200,13 @@ class NFSPSolver(IterativeSolver):
         return np.concatenate(br), np.concatenate(avg)
 
     def epsilon(self, iteration: int) -> float:
+        """The best responses' exploration rate at ``iteration``."""
         frac = min(1.0, iteration / self.epsilon_decay)
         return self.epsilon_start + (self.epsilon_end - self.epsilon_start) * frac
 
     # --- one iteration --------------------------------------------------------------------------
     def iterate(self, n: int = 1) -> None:
+        """Run ``n`` iterations (a batch of hands, then a few steps on each network)."""
         from ..learning.dqn import _functions
         from .training import batch_steps
 
@@ -254,6 +256,7 @@ class NFSPSolver(IterativeSolver):
         return [self._net(p, self.avg_params[p], "softmax") for p in (0, 1)]
 
     def average_policy(self) -> TabularPolicy:
+        """The average-policy networks, tabulated (exact)."""
         return tabulate(self.game, self.networks(), self.feats)
 
     def current_policy(self) -> TabularPolicy:
@@ -262,9 +265,11 @@ class NFSPSolver(IterativeSolver):
             p, self.q_params[p], "greedy").outputs(self.feats[p]), "greedy") for p in (0, 1)])
 
     def samples(self) -> int:
+        """Best-response actions offered to the reservoirs so far."""
         return int(self.sl["seen"].sum())
 
     def checkpoint(self) -> dict:
+        """Exact NashConv of the average and greedy policies, nodes, episodes, samples, CPU seconds."""
         avg = evaluate(self.game, self.average_policy())
         cur = evaluate(self.game, self.current_policy())
         return {"iteration": self.iteration, "nash_conv_average": avg.nash_conv,
@@ -277,6 +282,7 @@ class NFSPSolver(IterativeSolver):
                 "avg_opt": self.avg_opt}
 
     def state_dict(self) -> dict:
+        """Buffers, networks, optimizer states and counters as arrays."""
         from ..learning.networks import require_jax
 
         jax, _, _ = require_jax()
@@ -297,6 +303,7 @@ class NFSPSolver(IterativeSolver):
         return state
 
     def load_state_dict(self, state: dict) -> None:
+        """Continue from :meth:`state_dict`'s arrays (refused if made with other options)."""
         from ..learning.dqn import _functions
         from ..learning.networks import require_jax
         from .training import batch_steps

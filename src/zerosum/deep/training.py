@@ -117,4 +117,5 @@ def batch_steps(loss: str, learning_rate: float):
 
 
 def numpy_params(params) -> list:
+    """JAX parameters as a list of (W, b) float32 NumPy arrays."""
     return [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32)) for w, b in params]
