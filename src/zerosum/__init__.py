@@ -23,12 +23,48 @@ Where things live (``help(zerosum.NAME)`` for each):
 Bad input raises :class:`ZerosumError` (a ValueError) with a one-line message.
 """
 
-from .compiled import CompiledGame, compile_game, compiled
+import sys
+import types
+
 from .errors import ZerosumError
-from .evaluation import Evaluation, best_response_value, evaluate, expected_value, exploitability, nash_conv
-from .games import Game, known_games, load_game
-from .policy import TabularPolicy
-from .solvers import SOLVERS, CFRPlusSolver, CFRSolver
+
+#: public name -> the module that defines it, imported on first use (PEP 562), so that a command
+#: needing only one corner of the package (``zerosum analyze connect4``) does not pay for all of it
+_LAZY = {
+    "CompiledGame": "compiled", "compile_game": "compiled", "compiled": "compiled",
+    "Evaluation": "evaluation", "best_response_value": "evaluation", "evaluate": "evaluation",
+    "expected_value": "evaluation", "exploitability": "evaluation", "nash_conv": "evaluation",
+    "Game": "games", "known_games": "games", "load_game": "games",
+    "TabularPolicy": "policy",
+    "SOLVERS": "solvers", "CFRPlusSolver": "solvers", "CFRSolver": "solvers",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'zerosum' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    def __setattr__(self, name, value):
+        # ``zerosum.compiled`` is the function compiled(), as with eager imports: importing the
+        # submodule of the same name must not rebind it to the module
+        if name == "compiled" and isinstance(value, types.ModuleType) and hasattr(value, "compiled"):
+            value = value.compiled
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __version__ = "0.1.0"
 
