@@ -290,11 +290,19 @@ def test_reset_forgets_everything_even_after_the_generations_wrap():
 
 
 @needs_data
-def test_explicit_stack_search_equals_the_recursive_one_node_for_node():
-    stack, rec = Connect4Solver(table_size_log2=20), Connect4Solver(table_size_log2=20, recursive=True)
-    for moves, expected in sample("Test_L1_R1", 8) + sample("Test_L2_R2", 4):
-        for weak in (False, True):
-            stack.reset()
-            rec.reset()
-            assert stack.solve(moves, weak=weak) == rec.solve(moves, weak=weak)
-            assert stack.nodes == rec.nodes
+def test_a_search_paused_every_few_nodes_gives_the_same_scores_and_nodes():
+    # the search stops after BUDGET nodes (so that Ctrl-C can land) and resumes from its stack:
+    # pausing every 7 or 1,000 nodes must change nothing, node for node
+    plain = Connect4Solver(table_size_log2=20)
+    for budget in (7, 1000):
+        paused = Connect4Solver(table_size_log2=20)
+        paused.BUDGET = budget
+        longest = 0
+        for moves, expected in sample("Test_L1_R1", 6) + sample("Test_L2_R2", 3):
+            for weak in (False, True):
+                plain.reset()
+                paused.reset()
+                assert paused.solve(moves, weak=weak) == plain.solve(moves, weak=weak)
+                assert paused.nodes == plain.nodes
+                longest = max(longest, plain.nodes)
+        assert longest > 10 * budget  # some searches were paused many times

@@ -36,6 +36,7 @@ from ..errors import ZerosumError
 __all__ = ["Connect4Solver", "Position", "parse_moves"]
 
 _LOW32 = np.int64(0xFFFFFFFF)
+_HASH = np.int64(-7046029254386353131)  # 0x9E3779B97F4A7C15 (Fibonacci hashing), as a signed int64
 
 
 # --------------------------------------------------------------------------- bitboard kernels
@@ -84,119 +85,41 @@ def _non_losing_moves(pos, mask, H, bottom, board):
     return possible & ~(opp_win >> 1)  # never play just below an opponent's winning cell
 
 
-@njit(cache=True)
-def _negamax(pos, mask, n, alpha, beta, W, H, bottom, board, order,
-             table, nb, epoch, smin, span, sym, mv, sc, nodes):
-    """Score of a position where the player to move cannot win at once, within [alpha, beta]:
-    fail-soft alpha-beta, exact inside the window, a bound outside it."""
-    nodes[0] += 1
-    possible = _non_losing_moves(pos, mask, H, bottom, board)
-    cells = W * H
-    if possible == 0:  # every move lets the opponent win next
-        return -((cells - n) // 2)
-    if n >= cells - 2:  # no winner among the last two stones
-        return 0
-    lo = -((cells - 2 - n) // 2)  # the opponent cannot win with its next stone
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
-    hi = (cells - 1 - n) // 2  # we cannot win with our next stone
-    key = pos + mask
-    flip = False
-    if sym and 3 * n < cells:  # a position and its mirror share one entry (early: later rare)
-        mk = _mirror(key, W, H)
-        if mk < key:
-            key = mk
-            flip = True
-    bucket = 2 * (key % nb)
-    tag = ((key & _LOW32) << 32) | (epoch << 24)  # partial key and table generation
-    e = table[bucket]
-    if (e ^ tag) >> 24 != 0:
-        e = table[bucket + 1]
-        if (e ^ tag) >> 24 != 0:
-            e = 0
-    tt_move = -1
-    if e & 0xFF != 0:
-        v = e & 0xFF
-        tt_move = ((e >> 8) & 0xFF) - 1
-        if flip and tt_move >= 0:
-            tt_move = W - 1 - tt_move
-        if v > span:  # lower bound
-            b = v - span + smin - 1
-            if alpha < b:
-                alpha = b
-                if alpha >= beta:
-                    return alpha
-        elif v > 0:  # upper bound
-            b = v + smin - 1
-            if beta > b:
-                beta = b
-                if alpha >= beta:
-                    return beta
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
-
-    # move ordering: table move first, then by number of threats created, centre first on ties
-    k = 0
-    for i in range(W):
-        c = order[i]
-        m = possible & (((np.int64(1) << H) - 1) << (c * (H + 1)))
-        if m != 0:
-            s = _popcount(_winning_cells(pos | m, mask, H, board))
-            if c == tt_move:
-                s = 1000
-            j = k
-            while j > 0 and sc[n, j - 1] < s:
-                sc[n, j] = sc[n, j - 1]
-                mv[n, j] = mv[n, j - 1]
-                j -= 1
-            sc[n, j] = s
-            mv[n, j] = c
-            k += 1
-
-    best_col = -1
-    for i in range(k):
-        c = mv[n, i]
-        m = possible & (((np.int64(1) << H) - 1) << (c * (H + 1)))
-        p2 = pos ^ mask  # the opponent's stones: the player to move in the child
-        score = -_negamax(p2, mask | m, n + 1, -beta, -alpha, W, H, bottom, board, order,
-                          table, nb, epoch, smin, span, sym, mv, sc, nodes)
-        if score >= beta:
-            _store(table, bucket, tag, n, score, True, c, flip, W, smin, span)
-            return score
-        if score > alpha:
-            alpha = score
-            best_col = c
-    _store(table, bucket, tag, n, alpha, False, best_col if best_col >= 0 else tt_move, flip, W,
-           smin, span)
-    return alpha
-
-
 # fields of one stack frame of _search (one row of ``stk`` per depth below the root)
 _POS, _MASK, _ALPHA, _BETA, _BUCKET, _TAG, _FLIP, _TTMOVE, _K, _I, _BEST, _POSSIBLE, _LAST = range(13)
 _MOVES = 16  # the frame's ordered moves start at this column
 
 
 @njit(cache=True)
-def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order,
-            table, nb, epoch, smin, span, sym, stk, nodes):
-    """The same search as :func:`_negamax` (same nodes, same order, same table traffic) with an
-    explicit stack instead of recursion: one compiled loop, no call per node."""
+def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order, big, nb_big, small, small_mask,
+            epoch, smin, span, sym, stk, nodes, limit, resume, tt_min, sort_min, split):
+    """Fail-soft negamax with alpha-beta of a position where the player to move cannot win at
+    once: exact inside [alpha, beta], a bound outside it.  Recursion runs on an explicit stack
+    (``stk``, one row per depth), so one compiled loop does the whole search and can stop at any
+    node: when ``nodes[0]`` reaches ``limit`` it returns ``(0, sp)`` with the stack intact, and a
+    call with ``resume=sp`` carries on where it stopped (the caller can react to Ctrl-C in
+    between).  Otherwise it returns ``(score, -1)``.
+
+    Nodes with fewer than ``tt_min`` empty cells neither read nor write the table (cheap to
+    search again, and they would crowd out the entries that save work); nodes with fewer than
+    ``sort_min`` empty cells try their moves centre first without counting threats."""
     cells = W * H
     colbits = (np.int64(1) << H) - 1
-    sp = 0
-    stk[0, _POS] = pos
-    stk[0, _MASK] = mask
-    stk[0, _ALPHA] = alpha
-    stk[0, _BETA] = beta
+    if resume >= 0:
+        sp = resume
+    else:
+        sp = 0
+        stk[0, _POS] = pos
+        stk[0, _MASK] = mask
+        stk[0, _ALPHA] = alpha
+        stk[0, _BETA] = beta
     ret = 0
     entering = True
     while True:
         if entering:
-            # ---- a new node: the head of _negamax
+            # ---- a new node, its position and window in stk[sp]
+            if nodes[0] >= limit:
+                return 0, sp
             n = n0 + sp
             pos = stk[sp, _POS]
             mask = stk[sp, _MASK]
@@ -205,61 +128,78 @@ def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order,
             nodes[0] += 1
             entering = False
             possible = _non_losing_moves(pos, mask, H, bottom, board)
-            if possible == 0:
-                ret = -((cells - n) // 2)
-            elif n >= cells - 2:
+            left = cells - n
+            if possible == 0:  # every move lets the opponent win next
+                ret = -(left // 2)
+            elif left <= 2:  # no winner among the last two stones
                 ret = 0
             else:
                 done = False
-                lo = -((cells - 2 - n) // 2)
+                lo = -((left - 2) // 2)  # the opponent cannot win with its next stone
                 if alpha < lo:
                     alpha = lo
                     if alpha >= beta:
                         ret = alpha
                         done = True
-                if not done:
-                    hi = (cells - 1 - n) // 2
+                hi = (left - 1) // 2  # we cannot win with our next stone
+                if not done and beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        ret = beta
+                        done = True
+                tt_move = -1
+                bucket = -1
+                tag = 0
+                flip = 0
+                if not done and left >= tt_min:
                     key = pos + mask
-                    flip = 0
-                    if sym and 3 * n < cells:  # mirrors meet only early in the game
-                        mk = _mirror(key, W, H)
-                        if mk < key:
-                            key = mk
-                            flip = 1
-                    bucket = 2 * (key % nb)
-                    tag = ((key & _LOW32) << 32) | (epoch << 24)
-                    e = table[bucket]
-                    if (e ^ tag) >> 24 != 0:
-                        e = table[bucket + 1]
+                    if left >= split:
+                        # the big table: two slots per bucket, a 32-bit partial key
+                        if sym and 3 * n < cells:  # mirrors meet only early in the game
+                            mk = _mirror(key, W, H)
+                            if mk < key:
+                                key = mk
+                                flip = 1
+                        bucket = 2 * (key % nb_big)
+                        tag = ((key & _LOW32) << 32) | (epoch << 24)
+                        e = big[bucket]
                         if (e ^ tag) >> 24 != 0:
-                            e = 0
-                    tt_move = -1
+                            e = big[bucket + 1]
+                            if (e ^ tag) >> 24 != 0:
+                                e = 0
+                    else:
+                        # the small table (kept in cache): the whole key, then the entry
+                        flip = 2
+                        bucket = 2 * (((key * _HASH) >> 40) & small_mask)
+                        tag = key
+                        e = 0
+                        if small[bucket] == key:
+                            e = small[bucket + 1]
+                            if e >> 24 != epoch:
+                                e = 0
                     if e & 0xFF != 0:
                         v = e & 0xFF
                         tt_move = ((e >> 8) & 0xFF) - 1
-                        if flip == 1 and tt_move >= 0:
+                        if flip & 1 and tt_move >= 0:
                             tt_move = W - 1 - tt_move
-                        if v > span:
+                        if v > span:  # lower bound
                             b = v - span + smin - 1
                             if alpha < b:
                                 alpha = b
                                 if alpha >= beta:
                                     ret = alpha
                                     done = True
-                        else:
+                        else:  # upper bound
                             b = v + smin - 1
                             if beta > b:
                                 beta = b
                                 if alpha >= beta:
                                     ret = beta
                                     done = True
-                    if not done and beta > hi:
-                        beta = hi
-                        if alpha >= beta:
-                            ret = beta
-                            done = True
-                    if not done:
-                        k = 0
+                if not done:
+                    # moves in order: the table's move, then by threats created, centre first
+                    k = 0
+                    if left >= sort_min:
                         for i in range(W):
                             c = order[i]
                             m = possible & (colbits << (c * (H + 1)))
@@ -274,45 +214,50 @@ def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order,
                                     j -= 1
                                 stk[sp, _MOVES + j] = sc
                                 k += 1
-                        stk[sp, _ALPHA] = alpha
-                        stk[sp, _BETA] = beta
-                        stk[sp, _BUCKET] = bucket
-                        stk[sp, _TAG] = tag
-                        stk[sp, _FLIP] = flip
-                        stk[sp, _TTMOVE] = tt_move
-                        stk[sp, _K] = k
-                        stk[sp, _I] = 0
-                        stk[sp, _BEST] = -1
-                        stk[sp, _POSSIBLE] = possible
-                        # ---- descend into the first child (k >= 1: possible != 0)
-                        entering = True
-            if not entering:
-                # the node returned at once with ``ret``: fall through to the parent
-                pass
-            else:
-                c = order[15 - (stk[sp, _MOVES] & 15)]
-                stk[sp, _I] = 1
-                stk[sp, _LAST] = c
-                m = possible & (colbits << (c * (H + 1)))
-                stk[sp + 1, _POS] = pos ^ mask
-                stk[sp + 1, _MASK] = mask | m
-                stk[sp + 1, _ALPHA] = -beta
-                stk[sp + 1, _BETA] = -alpha
-                sp += 1
-                continue
-        # ---- a child of the node at sp - 1 returned ``ret``
+                    else:
+                        for i in range(W):
+                            c = order[i]
+                            if possible & (colbits << (c * (H + 1))) != 0:
+                                stk[sp, _MOVES + k] = 15 - i
+                                k += 1
+                    stk[sp, _ALPHA] = alpha
+                    stk[sp, _BETA] = beta
+                    stk[sp, _BUCKET] = bucket
+                    stk[sp, _TAG] = tag
+                    stk[sp, _FLIP] = flip
+                    stk[sp, _TTMOVE] = tt_move
+                    stk[sp, _K] = k
+                    stk[sp, _BEST] = -1
+                    stk[sp, _POSSIBLE] = possible
+                    # ---- descend into the first child (k >= 1: possible != 0)
+                    c = order[15 - (stk[sp, _MOVES] & 15)]
+                    stk[sp, _I] = 1
+                    stk[sp, _LAST] = c
+                    m = possible & (colbits << (c * (H + 1)))
+                    stk[sp + 1, _POS] = pos ^ mask
+                    stk[sp + 1, _MASK] = mask | m
+                    stk[sp + 1, _ALPHA] = -beta
+                    stk[sp + 1, _BETA] = -alpha
+                    sp += 1
+                    entering = True
+                    continue
+        # ---- the node at sp returned ``ret``: back to its parent
         while True:
             if sp == 0:
-                return ret
+                return ret, -1
             sp -= 1
-            n = n0 + sp
             score = -ret
             alpha = stk[sp, _ALPHA]
             beta = stk[sp, _BETA]
             c = stk[sp, _LAST]
             if score >= beta:
-                _store(table, stk[sp, _BUCKET], stk[sp, _TAG], n, score, True, c, stk[sp, _FLIP] == 1,
-                       W, smin, span)
+                if stk[sp, _BUCKET] >= 0:
+                    f = stk[sp, _FLIP]
+                    if f & 2:
+                        _store_small(small, stk[sp, _BUCKET], stk[sp, _TAG], epoch, score, True, c, smin, span)
+                    else:
+                        _store(big, stk[sp, _BUCKET], stk[sp, _TAG], n0 + sp, score, True, c, f == 1, W,
+                               smin, span)
                 ret = score
                 continue  # this node returns too
             if score > alpha:
@@ -334,11 +279,17 @@ def _search(pos, mask, n0, alpha, beta, W, H, bottom, board, order,
                 sp += 1
                 entering = True
                 break
-            best_col = stk[sp, _BEST]
-            if best_col < 0:
-                best_col = stk[sp, _TTMOVE]
-            _store(table, stk[sp, _BUCKET], stk[sp, _TAG], n, alpha, False, best_col,
-                   stk[sp, _FLIP] == 1, W, smin, span)
+            if stk[sp, _BUCKET] >= 0:
+                best_col = stk[sp, _BEST]
+                if best_col < 0:
+                    best_col = stk[sp, _TTMOVE]
+                f = stk[sp, _FLIP]
+                if f & 2:
+                    _store_small(small, stk[sp, _BUCKET], stk[sp, _TAG], epoch, alpha, False, best_col,
+                                 smin, span)
+                else:
+                    _store(big, stk[sp, _BUCKET], stk[sp, _TAG], n0 + sp, alpha, False, best_col, f == 1,
+                           W, smin, span)
             ret = alpha
 
 
@@ -380,38 +331,85 @@ def _store(table, bucket, tag, n, score, lower, col, flip, W, smin, span):
     table[slot] = tag | (n << 16) | ((col + 1) << 8) | v
 
 
+# the state of a solve between two calls of _solve (int64 array): phase, score bounds, probe, stack
+_PHASE, _LO, _HI, _PROBE, _SP = range(5)
+_FRESH, _PAUSED, _DONE = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _store_small(small, slot, key, epoch, score, lower, col, smin, span):
+    """The small table: one entry per slot, always replaced: the whole key, then generation (8
+    bits) | best column + 1 (8) | bound (8) as in the big table."""
+    v = score - smin + 1
+    if v < 1:
+        v = 1
+    elif v > span:
+        v = span
+    if lower:
+        v += span
+    small[slot] = key
+    small[slot + 1] = (epoch << 24) | ((col + 1) << 8) | v
+
+
 @njit(cache=True)
-def _solve(pos, mask, n, weak, W, H, bottom, board, order, table, nb, epoch, smin, span,
-           sym, mv, sc, stk, nodes, recursive):
-    """Exact score (or, when ``weak``, its sign) by a binary search of null-window searches."""
+def _solve(pos, mask, n, weak, W, H, bottom, board, order, big, nb_big, small, small_mask, epoch,
+           smin, span, sym, stk, nodes, state, budget, tt_min, sort_min, split, mtdf):
+    """Exact score (or, when ``weak``, its sign) by a sequence of null-window searches, each
+    proving the score above or below a probe, until the bounds meet.  After ``budget`` nodes it
+    stops with ``state[_PHASE] == _PAUSED`` and the next call resumes; ``_DONE`` when solved."""
     cells = W * H
-    possible = (mask + bottom) & board
-    if _winning_cells(pos, mask, H, board) & possible != 0:
-        return 1 if weak else (cells + 1 - n) // 2
-    if n >= cells:
-        return 0
-    lo = -((cells - n) // 2)
-    hi = (cells + 1 - n) // 2
-    if weak:
-        lo = -1
-        hi = 1
+    if state[_PHASE] == _FRESH:
+        possible = (mask + bottom) & board
+        if _winning_cells(pos, mask, H, board) & possible != 0:
+            state[_PHASE] = _DONE
+            return 1 if weak else (cells + 1 - n) // 2
+        if n >= cells:
+            state[_PHASE] = _DONE
+            return 0
+        lo = -((cells - n) // 2)
+        hi = (cells + 1 - n) // 2
+        if weak:
+            lo = -1
+            hi = 1
+        resume = -1
+        guess = 0
+    else:
+        lo = state[_LO]
+        hi = state[_HI]
+        resume = state[_SP]
+        guess = state[_PROBE]
+    limit = nodes[0] + budget
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        # Pons: probe nearer to 0 first, where most positions' scores lie
-        if med <= 0 and -((-lo) // 2) < med:
-            med = -((-lo) // 2)
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
-        if recursive:
-            r = _negamax(pos, mask, n, med, med + 1, W, H, bottom, board, order,
-                         table, nb, epoch, smin, span, sym, mv, sc, nodes)
+        if resume >= 0:
+            med = state[_PROBE]
+        elif mtdf:
+            med = max(guess, lo + 1) - 1
+            if med >= hi:
+                med = hi - 1
         else:
-            r = _search(pos, mask, n, med, med + 1, W, H, bottom, board, order,
-                        table, nb, epoch, smin, span, sym, stk, nodes)
+            med = lo + (hi - lo) // 2
+            # Pons: probe nearer to 0 first, where most positions' scores lie
+            if med <= 0 and -((-lo) // 2) < med:
+                med = -((-lo) // 2)
+            elif med >= 0 and hi // 2 > med:
+                med = hi // 2
+        r, paused = _search(pos, mask, n, med, med + 1, W, H, bottom, board, order, big, nb_big,
+                            small, small_mask, epoch, smin, span, sym, stk, nodes, limit, resume,
+                            tt_min, sort_min, split)
+        resume = -1
+        if paused >= 0:
+            state[_PHASE] = _PAUSED
+            state[_LO] = lo
+            state[_HI] = hi
+            state[_PROBE] = med
+            state[_SP] = paused
+            return 0
         if r <= med:
             hi = r
         else:
             lo = r
+        guess = r
+    state[_PHASE] = _DONE
     if weak:
         return 1 if lo > 0 else (-1 if lo < 0 else 0)
     return lo
@@ -533,8 +531,12 @@ class Connect4Solver:
     calls; ``reset()`` empties it.  ``nodes`` is the number of nodes searched by the last call.
     """
 
+    #: nodes searched per compiled call: between two calls Python can raise KeyboardInterrupt
+    #: (Ctrl-C), about a tenth of a second of search each
+    BUDGET = 1 << 20
+
     def __init__(self, width: int = 7, height: int = 6, table_size_log2: int = 24, symmetric: bool = True,
-                 recursive: bool = False):
+                 tt_min: int = 4, sort_min: int = 12, mtdf: bool = True, split: int = 18, small_log2: int = 15):
         if not (isinstance(width, int) and isinstance(height, int)) or width < 1 or height < 1:
             raise ZerosumError(f"board size must be positive integers, got {width}x{height}")
         if width > 9:
@@ -559,14 +561,15 @@ class Connect4Solver:
         self.board = self.bottom * ((1 << height) - 1)
         self.order = np.array([width // 2 + (1 - 2 * (i % 2)) * ((i + 1) // 2) for i in range(width)],
                               dtype=np.int64)
-        self._mv = np.zeros((cells + 1, width), dtype=np.int64)
-        self._sc = np.zeros((cells + 1, width), dtype=np.int64)
         self._stk = np.zeros((cells + 2, _MOVES + width), dtype=np.int64)
         self._nodes = np.zeros(1, dtype=np.int64)
-        self.recursive = bool(recursive)
+        self._state = np.zeros(8, dtype=np.int64)
+        self.tt_min, self.sort_min, self.mtdf = int(tt_min), int(sort_min), bool(mtdf)
+        self.split = int(split)
+        self.small = np.zeros(2 << small_log2, dtype=np.int64)
+        self.small_mask = (1 << small_log2) - 1
         self.nodes = 0
         self.table = np.zeros(2 * self.buckets, dtype=np.int64)
-        self.table.fill(0)  # touch every page now, not during a search
         self.epoch = 0
         self.reset()
 
@@ -578,15 +581,23 @@ class Connect4Solver:
         if self.epoch > 255:
             self.epoch = 1
             self.table.fill(0)
+            self.small.fill(0)
 
     def position(self, moves: str) -> Position:
         return parse_moves(moves, self.width, self.height)
 
     def _solve_position(self, p: Position, weak: bool) -> int:
-        return int(_solve(np.int64(p.pos), np.int64(p.mask), p.n, bool(weak), self.width, self.height,
-                          np.int64(self.bottom), np.int64(self.board), self.order, self.table,
-                          np.int64(self.buckets), np.int64(self.epoch), self.smin, self.span,
-                          self.symmetric, self._mv, self._sc, self._stk, self._nodes, self.recursive))
+        state = self._state
+        state[_PHASE] = _FRESH
+        args = (np.int64(p.pos), np.int64(p.mask), p.n, bool(weak), self.width, self.height,
+                np.int64(self.bottom), np.int64(self.board), self.order, self.table, np.int64(self.buckets),
+                self.small, np.int64(self.small_mask),
+                np.int64(self.epoch), self.smin, self.span, self.symmetric, self._stk, self._nodes, state,
+                self.BUDGET, self.tt_min, self.sort_min, self.split, self.mtdf)
+        score = _solve(*args)
+        while state[_PHASE] == _PAUSED:  # a long search: Ctrl-C lands between two calls
+            score = _solve(*args)
+        return int(score)
 
     def _check_not_over(self, p: Position, moves: str) -> None:
         if p.n > 0 and _has_four(p.pos ^ p.mask, self.height):
