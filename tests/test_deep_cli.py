@@ -39,6 +39,10 @@ def test_solve_sd_cfr_json_checkpoints_save_and_resume(tmp_path):
     from zerosum import evaluate
 
     assert evaluate(g, tabulate(g, nets)).nash_conv == pytest.approx(rows[-1]["nash_conv_current"])
+    ev = CliRunner().invoke(main, ["evaluate", "kuhn", str(tmp_path / "p.npz"), "--json"])
+    assert json.loads(ev.stdout)["nash_conv"] == pytest.approx(rows[-1]["nash_conv_current"])
+    bad = CliRunner().invoke(main, ["evaluate", "leduc", str(tmp_path / "p.npz")])
+    assert bad.exit_code == 1 and "trained on 'kuhn', not 'leduc'" in bad.output
     r, _ = _solve("-a", "sd-cfr", "-n", "2", "--seed", "7", *SMALL, "--save-state", str(tmp_path / "s.npz"))
     assert r.exit_code == 0, r.output
     r, resumed = _solve("-a", "sd-cfr", "-n", "4", *SMALL, "--resume", str(tmp_path / "s.npz"))

@@ -424,13 +424,19 @@ def _print_first_actions(c, first: dict) -> None:
 @param_option
 @json_option
 def evaluate(game, policy_file, params, as_json, form=None):
-    """NashConv, exploitability and value of a saved policy on GAME."""
+    """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME."""
     from ..evaluation import evaluate as evaluate_policy
     from ..policy import TabularPolicy
     from ..public_tree.cli_support import evaluate_public
 
     g = load_from_cli(game, params)
-    ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
+    if str(policy_file).endswith(".npz"):  # networks saved by deep-cfr, sd-cfr, nfsp: tabulated, exact
+        from ..deep.network_policy import load_networks, tabulate
+
+        cg = compile_with_progress(g, enabled=not as_json)
+        ev = evaluate_policy(cg, tabulate(cg, load_networks(policy_file, cg)))
+    else:
+        ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
     if ev is None:
         compile_with_progress(g, enabled=not as_json)
         ev = evaluate_policy(g, TabularPolicy.load(g, policy_file))
