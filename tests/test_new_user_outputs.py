@@ -59,22 +59,25 @@ def test_late_write_failure_prints_results_and_names_the_users_path(tmp_path, mo
 
 def test_files_get_the_mode_the_umask_gives(tmp_path):
     """--save, --plot, --save-state, experiment figures and TabularPolicy.save: 0644 under 022,
-    0640 under 027, as `touch` would make them (they were 0600)."""
-    script = (
-        "import os, sys; os.umask(int(sys.argv[1], 8)); "
-        "from zerosum.cli import main; sys.argv = ['zerosum'] + sys.argv[2:]; main()")
-    for umask, want in (("022", 0o644), ("027", 0o640)):
-        d = tmp_path / umask
+    0640 under 027, as `touch` would make them (they were 0600).  One fresh process runs the real
+    command under each umask in turn."""
+    script = """
+import os, sys
+from zerosum.cli import cli
+for umask, d in (("022", sys.argv[1]), ("027", sys.argv[2])):
+    os.umask(int(umask, 8))
+    cli.main(["solve", "kuhn", "-n", "10", "--save", d + "/p.json", "--plot", d + "/c.png",
+              "--save-state", d + "/s.npz"], standalone_mode=False)
+    cli.main(["experiment", "cfr", "--game", "kuhn", "-n", "10", "--plot", d + "/k.png"], standalone_mode=False)
+"""
+    dirs = [tmp_path / "022", tmp_path / "027"]
+    for d in dirs:
         d.mkdir()
-        r = subprocess.run([sys.executable, "-c", script, umask, "solve", "kuhn", "-n", "10",
-                            "--save", str(d / "p.json"), "--plot", str(d / "c.png"),
-                            "--save-state", str(d / "s.npz")], capture_output=True, text=True, check=False)
-        assert r.returncode == 0, r.stderr
-        r = subprocess.run([sys.executable, "-c", script, umask, "experiment", "kuhn", "--plot",
-                            str(d / "k.png")], capture_output=True, text=True, check=False)
-        assert r.returncode == 0, r.stderr
+    r = subprocess.run([sys.executable, "-c", script, *map(str, dirs)], capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    for d, want in zip(dirs, (0o644, 0o640)):
         for name in ("p.json", "c.png", "s.npz", "k.png"):
-            assert mode(d / name) == want, (umask, name, oct(mode(d / name)))
+            assert mode(d / name) == want, (d.name, name, oct(mode(d / name)))
         assert sorted(p.name for p in d.iterdir()) == ["c.png", "k.png", "p.json", "s.npz"]  # no temporaries
     old = os.umask(0o077)
     try:
