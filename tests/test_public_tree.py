@@ -141,7 +141,7 @@ def test_rank_evaluator_equals_dense_matrices(params):
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
         from zerosum.public_tree.solver import Workspace
 
-        wa, wb = Workspace(fast, np.float64), Workspace(dense, np.float64)
+        wa, wb = Workspace(fast, np.float64, per_node=True), Workspace(dense, np.float64, per_node=True)
         for p in (0, 1):
             va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
             vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
@@ -184,3 +184,30 @@ def test_public_chance_sampling_is_unbiased():
     assert not np.allclose(r, full_r)  # one draw alone is not the full-width pass
     solver = public_solver("pcs-mccfr", tree)
     assert solver.run(3000)[-1]["nash_conv_average"] < 0.5  # uniform: 4.75
+
+
+@pytest.mark.parametrize("params", [{}, {"ranks": 13, "copies": 4, "raises": 3}, "holdem"], ids=["leduc", "13x4", "holdem"])
+def test_depth_first_pass_equals_breadth_order_pass(params):
+    """The solvers' depth-first traversal against the per-node one: every mode, sampling too."""
+    from zerosum.games.holdem import HoldemGame
+    from zerosum.public_tree.solver import Workspace
+
+    game = HoldemGame(board="Ks7d2c9h", range0="22+,A2s+,KTo+", range1="88+,AJs+,KQo,T9s,76s") \
+        if params == "holdem" else load_game("poker", **params)
+    tree = public_tree(game)
+    dfs, bfs = Workspace(tree, np.float64), Workspace(tree, np.float64, per_node=True)
+    rng = np.random.default_rng(1)
+    sums = [rng.random(n) * (rng.random(n) < 0.8) for n in tree.infoset_actions()]
+    chance = np.flatnonzero(tree.kind == 1)
+    sample = np.zeros(tree.n_nodes, dtype=np.int64)
+    sample[chance] = rng.integers(0, tree.n_children[chance])
+    for mode, draw in [(0, None), (1, None), (2, None), (0, sample)]:
+        for p in (0, 1):
+            a, b = [s.copy() for s in sums], [s.copy() for s in sums]
+            avg_a, avg_b = np.zeros(len(a[p])), np.zeros(len(a[p]))
+            va = dfs.walk(p, a[p], a[1 - p], mode, avg_a, 2.0, (1.0, 0.7, 0.3, True), sample=draw)
+            vb = bfs.walk(p, b[p], b[1 - p], mode, avg_b, 2.0, (1.0, 0.7, 0.3, True), sample=draw)
+            assert abs(va - vb) <= 1e-12 * max(1.0, abs(vb))
+            assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-15)
+            assert np.allclose(avg_a, avg_b, rtol=1e-12, atol=1e-15)
+            assert dfs.visited == bfs.visited

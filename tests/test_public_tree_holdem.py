@@ -33,7 +33,7 @@ def test_sweep_equals_dense_matrices(board):
     sums = [rng.random(n) * (rng.random(n) < 0.7) for n in tree.infoset_actions()]
     for mode in (0, 1, 2):
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
-        wa, wb = Workspace(tree, np.float64), Workspace(dense, np.float64)
+        wa, wb = Workspace(tree, np.float64, per_node=True), Workspace(dense, np.float64, per_node=True)
         for p in (0, 1):
             va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
             vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
@@ -47,7 +47,7 @@ def test_sweep_ties_and_removal_by_hand():
     a split pot between two such hands, and a hand holding Ac beats them."""
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
     tree = game.public_tree()
-    ws = Workspace(tree, np.float64)
+    ws = Workspace(tree, np.float64, per_node=True)
     ones = [np.ones(n) for n in tree.infoset_actions()]
     ws.walk(0, ones[0], ones[1], 2)
     showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))

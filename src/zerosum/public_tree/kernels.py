@@ -1,5 +1,9 @@
 """The one Numba pass over the public tree: reach vectors down, value vectors up, hands inside.
 
+Two traversals of the same pass: :func:`walk_dfs` (the solvers': depth first, vectors per depth,
+O(depth x hands) memory) and :func:`walk` (breadth order over the node arrays, a vector per node
+kept for inspection and tests); the tests check that they agree.
+
 A pass is for one player p (the one whose values are computed).  Top-down, every node gets the
 opponent's reach vector (and, when updating, p's own reach); bottom-up, every node gets p's value
 vector (counterfactual: chance and the opponent inside, p's own probabilities not).  ``mode``:
@@ -28,7 +32,7 @@ UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
-def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
+def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
               strength, cs):
     if evaluator == 0:
         if p == 0:
@@ -38,7 +42,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             for i in range(n0):
                 s = 0.0
                 for j in range(n1):
-                    s += m[i, j] * opp[0, j]
+                    s += m[i, j] * opp[orow, j]
                 val[n, i] = scale * s
         else:
             n0, n1 = weight.shape[1], weight.shape[2]
@@ -47,7 +51,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             for j in range(n1):
                 val[n, j] = 0.0
             for i in range(n0):
-                r = opp[0, i]
+                r = opp[orow, i]
                 if r != 0.0:
                     for j in range(n1):
                         val[n, j] += m[i, j] * r
@@ -55,7 +59,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
                 val[n, j] *= scale
         return
     if evaluator == 2:
-        _ranks(n, p, folder, is_fold, st, b, opp, val, cards[0, 0], cards[0, 1], const, order, start)
+        _ranks(n, orow, p, folder, is_fold, st, b, opp, val, cards[0, 0], cards[0, 1], const, order, start)
         return
     # sweep: both players share the hand list
     for i in range(cards.shape[0]):
@@ -68,14 +72,14 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
         total = 0.0
         for m in range(s0, s1):
             j = order[m]
-            r = opp[0, j]
+            r = opp[orow, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
         scale = (-st if folder == p else st) * c
         for m in range(s0, s1):
             i = order[m]
-            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[0, i])
+            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[orow, i])
         return
     scale = st * c
     # upward: wins against strictly weaker hands that share no card
@@ -90,7 +94,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             val[n, i] = total - cs[cards[i, 0]] - cs[cards[i, 1]]
         for k in range(m, g):
             j = order[k]
-            r = opp[0, j]
+            r = opp[orow, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
@@ -108,7 +112,7 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
             val[n, i] = scale * (val[n, i] - (total - cs[cards[i, 0]] - cs[cards[i, 1]]))
         for k in range(m, g, -1):
             j = order[k]
-            r = opp[0, j]
+            r = opp[orow, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
@@ -116,31 +120,31 @@ def _terminal(n, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed,
 
 
 @njit(cache=True, inline="always")
-def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, board_rank):
+def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, board_rank):
     """RankTerminals (see terminals.py): O(ranks) per terminal."""
     r = val.shape[1]
     total = 0.0
     for j in range(r):
-        total += opp[0, j]
+        total += opp[orow, j]
     bb = board_rank[b]
     c = const[b]
     if is_fold:
         scale = (-st if folder == p else st) * c
         for i in range(r):
             if bb < 0:
-                val[n, i] = scale * (k * total - opp[0, i])
+                val[n, i] = scale * (k * total - opp[orow, i])
             else:
                 a = k - (1 if i == bb else 0)
-                v = k * a * total - k * opp[0, bb] - a * opp[0, i]
+                v = k * a * total - k * opp[orow, bb] - a * opp[orow, i]
                 if i == bb:
-                    v += opp[0, i]
+                    v += opp[orow, i]
                 val[n, i] = scale * v
         return
     scale = st * c
     below = 0.0
     for m in range(r):
         i = order[b * r + m]
-        y = opp[0, i]
+        y = opp[orow, i]
         above = total - below - y
         if bb < 0:
             val[n, i] = scale * k * (below - above)
@@ -148,7 +152,7 @@ def _ranks(n, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, b
             a = k - (1 if i == bb else 0)
             v = k * a * (below - above)
             if i != bb:
-                v += k * opp[0, bb]
+                v += k * opp[orow, bb]
             elif tie_to_p0 != 0:
                 v += (1.0 if p == 0 else -1.0) * (k - 1) * (k - 2) * y
             val[n, i] = scale * v
@@ -245,10 +249,10 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             for j in range(n_o):
                 row[0, j] = opp[n, j]
             if evaluator == 2:  # the common case of the poker family, without the other evaluators' code
-                _ranks(n, p, player[n], k == FOLD, stake[n], board[n], row, val, cards[0, 0], cards[0, 1], const,
+                _ranks(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, cards[0, 0], cards[0, 1], const,
                        order, start)
             else:
-                _terminal(n, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
+                _terminal(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
                           cards, const, order, start, strength, cs)
             if sampling and iw[n] != 1.0:
                 for i in range(n_p):
@@ -307,3 +311,151 @@ def _positive_totals(src, o, na, n, tot):
             x = src[base + i]
             if x > 0.0:
                 tot[i] += x
+
+
+@njit(cache=True, inline="always")
+def _strategy(src, o, na, n, a, i, tot, d):
+    x = src[o + a * n + i]
+    t = tot[d, i]
+    return (x / t if x > 0.0 else 0.0) if t > 0.0 else 1.0 / na
+
+
+@njit(cache=True)
+def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
+             evaluator, weight, signed, cards, const, order, start, strength,
+             p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
+             max_depth, max_actions, cs, sample):
+    """The same pass as :func:`walk`, depth first: vectors live per depth (reach down, value up,
+    and at p's nodes one value vector per action), so memory is O(depth x hands), not
+    O(nodes x hands).  Returns (sum_i range_p(i) * value_root(i), public nodes visited)."""
+    n_p = len(range_p)
+    n_o = len(range_o)
+    width = max(n_p, n_o)
+    opp = np.empty((max_depth + 1, width), dtype=range_o.dtype)
+    own = np.empty((max_depth + 1, width), dtype=range_p.dtype)
+    val = np.zeros((max_depth + 1, width), dtype=range_p.dtype)
+    tot = np.empty((max_depth + 1, width), dtype=range_p.dtype)
+    cfv = np.empty((max_depth + 1, max_actions, width), dtype=range_p.dtype)
+    iw = np.ones(max_depth + 1)
+    node = np.zeros(max_depth + 1, dtype=np.int64)
+    nxt = np.zeros(max_depth + 1, dtype=np.int64)  # next child to visit, -1 before the node is entered
+    sampling = len(sample) > 0
+    visited = 0
+    for j in range(n_o):
+        opp[0, j] = range_o[j]
+    for i in range(n_p):
+        own[0, i] = range_p[i]
+    node[0] = 0
+    nxt[0] = -1
+    d = 0
+    while True:
+        n = node[d]
+        k = kind[n]
+        done = False
+        if nxt[d] < 0:  # entering n
+            visited += 1
+            if k >= FOLD:
+                if evaluator == 2:
+                    _ranks(d, d, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1],
+                           const, order, start)
+                else:
+                    _terminal(d, d, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight,
+                              signed, cards, const, order, start, strength, cs)
+                if sampling and iw[d] != 1.0:
+                    for i in range(n_p):
+                        val[d, i] *= iw[d]
+                done = True
+            else:
+                for i in range(n_p):
+                    val[d, i] = 0.0
+                if k == DECISION:
+                    q = player[n]
+                    if q == p:
+                        _totals(src_p, offset[n], n_children[n], n_p, tot, d)
+                    else:
+                        _totals(src_o, offset[n], n_children[n], n_o, tot, d)
+                nxt[d] = sample[n] if (sampling and k == CHANCE_NODE) else 0
+        if not done:
+            a = nxt[d]
+            na = n_children[n]
+            if a < na and not (sampling and k == CHANCE_NODE and a != sample[n]):
+                c = first_child[n] + a
+                o = offset[n]
+                if k == DECISION and player[n] != p:
+                    for j in range(n_o):
+                        opp[d + 1, j] = opp[d, j] * _strategy(src_o, o, na, n_o, a, j, tot, d)
+                else:
+                    for j in range(n_o):
+                        opp[d + 1, j] = opp[d, j]
+                if mode == 0:
+                    if k == DECISION and player[n] == p:
+                        for i in range(n_p):
+                            reach = own[d, i] * _strategy(src_p, o, na, n_p, a, i, tot, d)
+                            own[d + 1, i] = reach
+                            avg_p[o + a * n_p + i] += avg_weight * reach * iw[d]
+                    else:
+                        for i in range(n_p):
+                            own[d + 1, i] = own[d, i]
+                iw[d + 1] = iw[d] * na if (sampling and k == CHANCE_NODE) else iw[d]
+                node[d + 1] = c
+                nxt[d + 1] = -1
+                d += 1
+                continue
+            # every child visited: n's value
+            if k == DECISION and player[n] == p:
+                o = offset[n]
+                if mode == 1:
+                    for i in range(n_p):
+                        best = cfv[d, 0, i]
+                        for b in range(1, na):
+                            best = max(best, cfv[d, b, i])
+                        val[d, i] = best
+                else:
+                    for b in range(na):
+                        for i in range(n_p):
+                            val[d, i] += _strategy(src_p, o, na, n_p, b, i, tot, d) * cfv[d, b, i]
+                    if mode == 0:
+                        for b in range(na):
+                            base = o + b * n_p
+                            for i in range(n_p):
+                                src_p[base + i] = regret_update(src_p[base + i], cfv[d, b, i] - val[d, i], pre,
+                                                                pos, neg, floor)
+            done = True
+        # n is done: hand its value to the parent
+        if d == 0:
+            break
+        d -= 1
+        pn = node[d]
+        a = nxt[d]
+        if kind[pn] == DECISION and player[pn] == p:
+            for i in range(n_p):
+                cfv[d, a, i] = val[d + 1, i]
+        else:
+            for i in range(n_p):
+                val[d, i] += val[d + 1, i]
+        nxt[d] = a + 1
+    out = 0.0
+    for i in range(n_p):
+        out += range_p[i] * val[0, i]
+    return out, visited
+
+
+@njit(cache=True)
+def tree_depth(parent):
+    """Depth of the deepest node (parents precede children)."""
+    depth = np.zeros(len(parent), dtype=np.int64)
+    for n in range(1, len(parent)):
+        depth[n] = depth[parent[n]] + 1
+    return depth.max()
+
+
+@njit(cache=True, inline="always")
+def _totals(src, o, na, n, tot, d):
+    for i in range(n):
+        tot[d, i] = 0.0
+    for a in range(na):
+        base = o + a * n
+        for i in range(n):
+            x = src[base + i]
+            if x > 0.0:
+                tot[d, i] += x

@@ -35,13 +35,21 @@ def as_public_tree(game) -> PublicTree:
 
 
 class Workspace:
-    """The per-node vectors of one pass, allocated once per tree."""
+    """What one pass needs besides the solver's arrays.  ``per_node=True`` keeps a value vector per
+    public node (breadth-order traversal, ``val[node, hand]`` readable after a pass); the default
+    depth-first traversal keeps vectors per depth only."""
 
-    def __init__(self, tree: PublicTree, dtype, updates: bool = True):
+    def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False):
         width = max(tree.n_hands)
-        # one buffer holds the opponent's reach on the way down and the values on the way up
-        self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
-        self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
+        self.per_node = per_node
+        if per_node:
+            # one buffer holds the opponent's reach on the way down and the values on the way up
+            self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
+            self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
+        self.max_depth = int(kernels.tree_depth(tree.parent))
+        self.max_actions = int(tree.n_children.max())
+        self.width = width
+        self.dtype = np.dtype(dtype)
         self.cs = np.zeros(52, dtype=dtype)
         self.tree = tree
         self.args = (tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake, tree.offset,
@@ -51,23 +59,42 @@ class Workspace:
         self.no_sample = np.zeros(0, dtype=np.int64)
         self.active = np.zeros(0, dtype=np.int8)
         self.iw = np.zeros(0, dtype=np.float64)
+        self.visited = 0
 
     def nbytes(self) -> int:
-        return self.val.nbytes + self.own.nbytes
+        """Working memory of a pass: per node (per_node) or per depth."""
+        if self.per_node:
+            return self.val.nbytes + self.own.nbytes
+        per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
+        return (self.max_depth + 1) * per_depth
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None) -> float:
         pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
-        return kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode,
-                            self.empty if avg_p is None else avg_p, float(weight), float(pre), float(pos), float(neg),
-                            bool(floor), self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], self.cs,
-                            self.no_sample if sample is None else sample, *self._sampling_scratch(sample))
-
-    def _sampling_scratch(self, sample):
-        if sample is not None and len(self.active) != self.tree.n_nodes:
+        avg = self.empty if avg_p is None else avg_p
+        sample = self.no_sample if sample is None else sample
+        if not self.per_node:
+            value, self.visited = kernels.walk_dfs(
+                *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), float(pre),
+                float(pos), float(neg), bool(floor), self.max_depth, self.max_actions, self.cs, sample)
+            return value
+        if len(sample) and len(self.active) != self.tree.n_nodes:
             self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
             self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
-        return self.active, self.iw
+        value = kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight),
+                             float(pre), float(pos), float(neg), bool(floor), self.opp[:, :n_o], self.own[:, :n_p],
+                             self.val[:, :n_p], self.cs, sample, self.active, self.iw)
+        self.visited = int(self.active.sum()) if len(sample) else self.tree.n_nodes
+        return value
+
+
+#: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
+#: at most this much; beyond it the depth-first pass keeps O(depth x hands)
+PER_NODE_BYTES = 32 * 2 ** 20
+
+
+def per_node_fits(tree: PublicTree, dtype) -> bool:
+    return 2 * tree.n_nodes * max(tree.n_hands) * np.dtype(dtype).itemsize <= PER_NODE_BYTES
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
@@ -100,7 +127,7 @@ class PublicTreeCFR(CFRSolver):
         ia = self.tree.infoset_actions()
         self.regrets = [np.zeros(n, dtype=dt) for n in ia]
         self.average = [np.zeros(n, dtype=dt) for n in ia]
-        self.workspace = Workspace(self.tree, dt)
+        self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt))
         self._eval_workspace = None
 
     # the history tree's per-sequence attributes do not exist here
@@ -115,12 +142,12 @@ class PublicTreeCFR(CFRSolver):
             for p in (0, 1):
                 rule = self.regret_rule()
                 ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
-                self.nodes_touched += self.tree.n_nodes
+                self.nodes_touched += ws.visited
 
     # --- results -------------------------------------------------------------------------------
     def _evaluate(self, src) -> dict:
         if self._eval_workspace is None:
-            self._eval_workspace = self.workspace if self.workspace.opp.dtype == np.float64 else \
+            self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, updates=False)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace)
@@ -209,7 +236,7 @@ class PublicChanceSampling(PublicTreeCFR):
             for p in (0, 1):
                 ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w,
                         self.regret_rule(), sample=self._sample)
-                self.nodes_touched += int(ws.active.sum())
+                self.nodes_touched += ws.visited
 
     def state_dict(self) -> dict:
         state = super().state_dict()
