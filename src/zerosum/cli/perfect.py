@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..errors import ZerosumError
-from .common import compact_moves, console, emit_json, parse_params, progress_bar
+from .common import compact_moves, console, emit_json, parse_params, progress_bar, progress_status
 
 param_option = click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
                             help="Game parameter (repeatable), e.g. --param width=5; VALUE read as JSON.")
@@ -269,7 +269,8 @@ def play(game, agent_spec, first, seed, params):
                     click.echo(f"illegal: {e}; try again")
             state = g.result(state, move)
         else:
-            move = agent.choose(g, state)
+            with progress_status(f"{agent.name} is thinking"):
+                move = agent.choose(g, state)
             state = g.result(state, move)
             info = ""
             if agent.last is not None:
