@@ -125,7 +125,8 @@ def loglog_panels(panels: dict[str, dict[str, tuple[list, list]]], path, title: 
     n = max(1, len(panels))
     cols = min(3, n)
     rows = -(-n // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.3 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.3 * rows + 0.6), squeeze=False,
+                             layout="constrained")
     labels = list(dict.fromkeys(label for series in panels.values() for label in series))
     styles = {label: _style(k) for k, label in enumerate(labels)}
     for ax, (name, series) in zip(axes.flat, panels.items()):
@@ -141,11 +142,10 @@ def loglog_panels(panels: dict[str, dict[str, tuple[list, list]]], path, title: 
             if label not in handles:
                 handles[label] = h
                 names.append(label)
-    if handles:
-        fig.legend([handles[k] for k in names], names, loc="lower center", ncol=min(len(names), 5),
-                   frameon=False, bbox_to_anchor=(0.5, -0.02))
+    if handles:  # below the panels, in space of its own (constrained layout makes room)
+        fig.legend([handles[k] for k in names], names, loc="outside lower center", ncol=min(len(names), 6),
+                   frameon=False)
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
     save_figure(fig, path)
 
 

@@ -15,7 +15,7 @@ import click
 from ..compiled import compiled
 from ..errors import ZerosumError
 from ..games import load_game
-from ..plots import loglog
+from ..plots import loglog_panels
 from ..solvers import SOLVERS
 from ..solvers.lp import LPSolver
 from .report import Report, Table, experiment_command
@@ -70,13 +70,15 @@ def discounting(plot=None, progress=False, iterations: int = 1000, games: str = 
                         float(f"{rows[-1]['nash_conv_current']:.3e}"),
                         float(f"{abs(rows[-1]['value_average'] - exact):.3e}"),
                         round(per_it * 1e3, 4), round(per_it / base, 2) if base else None)
-                series[f"{gname} {name}"] = ([r["iteration"] for r in rows], [r["nash_conv_average"] for r in rows])
+                series.setdefault(gname, {})[name] = ([r["iteration"] for r in rows],
+                                                      [r["nash_conv_average"] for r in rows])
             report.tables.append(avg)
             report.notes.append(f"{cg.game_id}: the LP's game value is {exact:.12f} (NashConv of the LP "
                                 f"strategies {lp.run(1)[0]['nash_conv_average']:.1e}); every variant's value "
                                 f"approaches it, see the |value - LP value| column.")
     if plot:
-        loglog(series, plot, "NashConv of the average strategy (LP equilibrium: 0)")
+        # one panel per game, each variant drawn alike in every panel (12 curves on one axes could not be read)
+        loglog_panels(series, plot, "NashConv of the average strategy (LP equilibrium: 0)")
         report.figures.append(str(plot))
     return report
 
