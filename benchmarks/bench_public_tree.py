@@ -25,7 +25,7 @@ from zerosum import load_game
 from zerosum.compiled import compile_game
 from zerosum.evaluation import nash_conv_of_plans
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.solver import public_solver
+from zerosum.public_tree.solver import Workspace, public_solver
 from zerosum.solvers import SOLVERS
 
 
@@ -43,7 +43,9 @@ def _compare(game, repeats: int) -> dict:
     row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
            "public_compile_s": public_compile,
            "bytes_per_ia_f64": pub.nbytes() / ia, "bytes_per_ia_f32": single.nbytes() / ia,
-           "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia}
+           "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia,
+           "depth_first_bytes_per_ia_f64": (sum(a.nbytes for a in pub.regrets + pub.average)
+                                            + Workspace(tree, np.float64).nbytes()) / ia}
     t0 = time.process_time()
     cg = compile_game(game)
     row["history_compile_s"] = time.process_time() - t0
