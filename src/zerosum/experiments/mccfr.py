@@ -43,19 +43,25 @@ def _full_width_by_nodes(cls, game, node_marks):
     return at_nodes, at_iterations, curve
 
 
+def _seed_run(sampler: str, game: str, seed: int, iterations: int, marks) -> list:
+    """One MCCFR run: (NashConv, nodes) at each mark (a pure function of its arguments)."""
+    cls = {"es-mccfr": ExternalSamplingSolver, "os-mccfr": OutcomeSamplingSolver}[sampler]
+    rows = cls(compiled(load_game(game)), seed=seed).run(iterations, marks)
+    return [(r["nash_conv_average"], r["nodes"]) for r in rows]
+
+
 def lab_part2(plot=None, progress=False, seeds: int = 1, iterations: int = 100000, game: str = "leduc",
-              outcome_sampling: bool = False) -> Report:
-    """Part 2's tables; ``seeds`` MCCFR runs (seeds 0 .. seeds-1); ``plot`` a PNG path or None."""
+              outcome_sampling: bool = False, ray: str | None = None, workers: int | None = None) -> Report:
+    """Part 2's tables; ``seeds`` MCCFR runs (seeds 0 .. seeds-1); ``plot`` a PNG path or None;
+    ``ray`` (auto or an address) spreads the seeds' runs over Ray workers (same numbers)."""
+    from ..distributed.parallel import run_all
+
     g = compiled(load_game(game))
     marks = [c for c in MCCFR_CHECKPOINTS if c < iterations] + [iterations]
-    samplers = [ExternalSamplingSolver] + ([OutcomeSamplingSolver] if outcome_sampling else [])
-    runs = {}
-    for cls in samplers:
-        per_seed = []
-        for seed in range(seeds):
-            rows = cls(g, seed=seed).run(iterations, marks)
-            per_seed.append([(r["nash_conv_average"], r["nodes"]) for r in rows])
-        runs[cls.name] = np.array(per_seed)  # seeds x checkpoints x (NashConv, nodes)
+    samplers = ["es-mccfr"] + (["os-mccfr"] if outcome_sampling else [])
+    calls = [(name, game, seed, iterations, marks) for name in samplers for seed in range(seeds)]
+    out = run_all(_seed_run, calls, ray, workers)
+    runs = {name: np.array(out[k * seeds:(k + 1) * seeds]) for k, name in enumerate(samplers)}
     es = runs["es-mccfr"]
     spread = seeds > 1
     cols = ["MCCFR iterations", "nodes touched", "NashConv"]
@@ -123,10 +129,16 @@ def lab_part2(plot=None, progress=False, seeds: int = 1, iterations: int = 10000
 @click.option("--game", default="leduc", show_default=True)
 @click.option("--outcome-sampling/--no-outcome-sampling", default=True, show_default=True,
               help="Also run outcome-sampling MCCFR.")
-def _mccfr(plot, progress, seeds, iterations, game, outcome_sampling):
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Run the seeds on Ray: auto starts a local instance, HOST:PORT joins a cluster.")
+@click.option("--workers", type=int, default=None, help="Ray workers (default: the cluster's CPUs).")
+def _mccfr(plot, progress, seeds, iterations, game, outcome_sampling, ray_address, workers):
     """Lab 15 Part 2: external-sampling MCCFR against CFR and CFR+ at equal nodes touched."""
+    from ..distributed.ray_runtime import check_workers
+
+    check_workers(workers)
     return lab_part2(plot, progress, seeds=seeds, iterations=iterations, game=game,
-                     outcome_sampling=outcome_sampling)
+                     outcome_sampling=outcome_sampling, ray=ray_address, workers=workers)
 
 
 command = _mccfr
