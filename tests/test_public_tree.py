@@ -123,7 +123,7 @@ def test_policy_file_round_trip(tmp_path):
 def test_variants_outside_the_public_tree_are_refused():
     tree = public_tree(load_game("poker", **KUHN))
     with pytest.raises(ZerosumError, match="public tree"):
-        public_solver("pcfr+", tree)
+        public_solver("es-mccfr", tree)
     with pytest.raises(ZerosumError, match="alternating"):
         public_solver("cfr", tree, alternating=False)
 
@@ -211,3 +211,23 @@ def test_depth_first_pass_equals_breadth_order_pass(params):
             assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-15)
             assert np.allclose(avg_a, avg_b, rtol=1e-12, atol=1e-15)
             assert dfs.visited == bfs.visited
+
+
+@pytest.mark.parametrize("name", ["pcfr+", "pdcfr+"])
+@pytest.mark.parametrize("prediction", ["tree", "local"])
+def test_predictive_variants_same_run_as_history_tree(name, prediction, tmp_path):
+    game = load_game("poker")
+    cg, tree = compile_game(game), public_tree(game)
+    hist, pub = SOLVERS[name](cg, prediction=prediction), public_solver(name, tree, prediction=prediction)
+    for it in (10, 100):
+        a, b = hist.run(it)[-1], pub.run(it)[-1]
+        bound = 1e-9 if it == 10 else max(1e-9, 1e-2 * a["nash_conv_average"])
+        assert abs(a["nash_conv_average"] - b["nash_conv_average"]) <= bound
+        assert abs(a["value_average"] - b["value_average"]) <= bound
+    half = public_solver(name, tree, prediction=prediction)
+    half.run(50)
+    np.savez(tmp_path / "s.npz", **half.state_dict())
+    resumed = public_solver(name, tree, prediction=prediction)
+    resumed.load_state_dict(dict(np.load(tmp_path / "s.npz")))
+    resumed.run(100)
+    assert np.array_equal(resumed.strategy[0], pub.strategy[0]) and np.array_equal(resumed.regrets[1], pub.regrets[1])

@@ -64,7 +64,7 @@ def test_history_tree_refused_before_any_work():
     assert r.exit_code == 1 and "7,575,777,721 histories" in r.output and "--form public-tree" in r.output
     r = run("solve", "kuhn", "--form", "public-tree", "-n", "1")
     assert r.exit_code == 1 and "no public-tree form" in r.output
-    r = run("solve", "poker", "-a", "pcfr+", "-n", "1")
+    r = run("solve", "poker", "-a", "es-mccfr", "-n", "1")
     assert r.exit_code == 1 and "does not run on the public tree" in r.output
 
 

@@ -324,10 +324,17 @@ def _strategy(src, o, na, n, a, i, tot, d):
 def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
              evaluator, weight, signed, cards, const, order, start, strength,
              p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
-             max_depth, max_actions, cs, sample):
+             max_depth, max_actions, cs, sample, regrets_p, predict, pscale):
     """The same pass as :func:`walk`, depth first: vectors live per depth (reach down, value up,
     and at p's nodes one value vector per action), so memory is O(depth x hands), not
-    O(nodes x hands).  Returns (sum_i range_p(i) * value_root(i), public nodes visited)."""
+    O(nodes x hands).  Returns (sum_i range_p(i) * value_root(i), public nodes visited).
+
+    Predictive variants (``predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
+    stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
+    unchanged), regrets live in ``regrets_p``, and at p's nodes the next strategy is predictive
+    regret matching+ on ``pscale * R`` plus the predicted regret, the prediction built bottom-up
+    with the new strategies below (a second value vector per depth), as in
+    :func:`zerosum.solvers.pcfr.predictive_strategy`."""
     n_p = len(range_p)
     n_o = len(range_o)
     width = max(n_p, n_o)
@@ -337,6 +344,9 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
     tot = np.empty((max_depth + 1, width), dtype=range_p.dtype)
     cfv = np.empty((max_depth + 1, max_actions, width), dtype=range_p.dtype)
     iw = np.ones(max_depth + 1)
+    pd = max_depth + 1 if predict > 0 else 1
+    pval = np.zeros((pd, width), dtype=range_p.dtype)
+    pcfv = np.zeros((pd, max_actions, width), dtype=range_p.dtype)
     node = np.zeros(max_depth + 1, dtype=np.int64)
     nxt = np.zeros(max_depth + 1, dtype=np.int64)  # next child to visit, -1 before the node is entered
     sampling = len(sample) > 0
@@ -364,10 +374,16 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
                 if sampling and iw[d] != 1.0:
                     for i in range(n_p):
                         val[d, i] *= iw[d]
+                if predict > 0:
+                    for i in range(n_p):
+                        pval[d, i] = val[d, i]
                 done = True
             else:
                 for i in range(n_p):
                     val[d, i] = 0.0
+                if predict > 0:
+                    for i in range(n_p):
+                        pval[d, i] = 0.0
                 if k == DECISION:
                     q = player[n]
                     if q == p:
@@ -418,8 +434,10 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
                         for b in range(na):
                             base = o + b * n_p
                             for i in range(n_p):
-                                src_p[base + i] = regret_update(src_p[base + i], cfv[d, b, i] - val[d, i], pre,
-                                                                pos, neg, floor)
+                                regrets_p[base + i] = regret_update(regrets_p[base + i], cfv[d, b, i] - val[d, i],
+                                                                    pre, pos, neg, floor)
+                        if predict > 0:
+                            _predict(src_p, regrets_p, o, na, n_p, d, tot, cfv, pcfv, val, pval, predict, pscale)
             done = True
         # n is done: hand its value to the parent
         if d == 0:
@@ -430,9 +448,15 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
         if kind[pn] == DECISION and player[pn] == p:
             for i in range(n_p):
                 cfv[d, a, i] = val[d + 1, i]
+            if predict > 0:
+                for i in range(n_p):
+                    pcfv[d, a, i] = pval[d + 1, i]
         else:
             for i in range(n_p):
                 val[d, i] += val[d + 1, i]
+            if predict > 0:
+                for i in range(n_p):
+                    pval[d, i] += pval[d + 1, i]
         nxt[d] = a + 1
     out = 0.0
     for i in range(n_p):
@@ -459,3 +483,30 @@ def _totals(src, o, na, n, tot, d):
             x = src[base + i]
             if x > 0.0:
                 tot[d, i] += x
+
+
+@njit(cache=True, inline="always")
+def _predict(strategy, regrets, o, na, n, d, tot, cfv, pcfv, val, pval, predict, pscale):
+    """Next strategy of p at one node (predictive regret matching+), written over ``strategy``;
+    pval[d] = its value under the predicted values (the "tree" prediction passed upward)."""
+    for i in range(n):
+        baseline = 0.0
+        if predict == 1:
+            for b in range(na):
+                baseline += _strategy(strategy, o, na, n, b, i, tot, d) * pcfv[d, b, i]
+        total = 0.0
+        for b in range(na):
+            e = o + b * n + i
+            r = pscale * regrets[e] if pscale != 1.0 else regrets[e]
+            if predict == 1:
+                x = max(r + pcfv[d, b, i] - baseline, 0.0)
+            else:
+                x = max(r + (cfv[d, b, i] - val[d, i]), 0.0)
+            cfv[d, b, i] = x  # (cfv is not needed any more at this node)
+            total += x
+        value = 0.0
+        for b in range(na):
+            x = cfv[d, b, i] / total if total > 0.0 else 1.0 / na
+            strategy[o + b * n + i] = x
+            value += x * pcfv[d, b, i]
+        pval[d, i] = value

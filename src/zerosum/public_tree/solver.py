@@ -18,10 +18,13 @@ import numpy as np
 from ..errors import ZerosumError
 from ..solvers.base import check_state
 from ..solvers.cfr import CFRPlusSolver, CFRSolver
-from ..solvers.dcfr import DCFRSolver
+from ..solvers.dcfr import DCFRSolver, check_params, save_params
 from ..solvers.lcfr import LCFRSolver
+from ..solvers.pcfr import PREDICTIONS, PCFRPlusSolver, PredictiveMixin
+from ..solvers.pdcfr_plus import PDCFRPlusSolver
 from . import kernels
 from .form import PublicTree
+from .policy import normalized
 
 DTYPES = ("float64", "float32")
 
@@ -68,7 +71,8 @@ class Workspace:
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
         return (self.max_depth + 1) * per_depth
 
-    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None) -> float:
+    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
+             regrets_p=None, predict: int = 0, pscale: float = 1.0) -> float:
         pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         avg = self.empty if avg_p is None else avg_p
@@ -76,8 +80,11 @@ class Workspace:
         if not self.per_node:
             value, self.visited = kernels.walk_dfs(
                 *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), float(pre),
-                float(pos), float(neg), bool(floor), self.max_depth, self.max_actions, self.cs, sample)
+                float(pos), float(neg), bool(floor), self.max_depth, self.max_actions, self.cs, sample,
+                src_p if regrets_p is None else regrets_p, int(predict), float(pscale))
             return value
+        if predict:
+            raise AssertionError("predictive updates run on the depth-first pass")
         if len(sample) and len(self.active) != self.tree.n_nodes:
             self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
             self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
@@ -156,9 +163,13 @@ class PublicTreeCFR(CFRSolver):
         """What the average strategy is read from (the average sums; uniform before any iteration)."""
         return self.average
 
+    def current_source(self):
+        """What the current strategy is read from (regrets: regret matching)."""
+        return self.regrets
+
     def checkpoint(self) -> dict:
         avg = self._evaluate(self.average_source())
-        cur = self._evaluate(self.regrets)
+        cur = self._evaluate(self.current_source())
         return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
                 "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
 
@@ -170,7 +181,7 @@ class PublicTreeCFR(CFRSolver):
     def current_policy(self):
         from .policy import PublicPolicy
 
-        return PublicPolicy.from_sums(self.tree, self.regrets)
+        return PublicPolicy.from_sums(self.tree, self.current_source())
 
     def nbytes(self) -> int:
         """Solver state (regrets and average) plus the pass's per-node vectors."""
@@ -251,10 +262,51 @@ class PublicChanceSampling(PublicTreeCFR):
         self.rng.bit_generator.state = json.loads(str(state["rng"]))
 
 
-#: variants available on the public tree (PCFR+ and PDCFR+ build their next strategy from a
-#: prediction bottom-up, which this pass does not do yet)
+class PublicPredictive:
+    """Put before PCFR+ / PDCFR+ (and the public driver): the strategies are stored and rebuilt by
+    predictive regret matching+ inside the pass (the kernel's ``predict``), with the variant's own
+    regret rule, average weight and ``prediction_scale()``."""
+
+    def _init_prediction(self, prediction: str) -> None:
+        if prediction not in PREDICTIONS:
+            raise ZerosumError(f"{self.name}: prediction must be one of {', '.join(PREDICTIONS)}, got {prediction!r}")
+        self.prediction = prediction
+        self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
+        if self.workspace.per_node:
+            self.workspace = Workspace(self.tree, self.workspace.dtype)
+
+    def current_source(self):
+        return self.strategy
+
+    def iterate(self, n: int = 1) -> None:
+        ws = self.workspace
+        predict = 1 if self.prediction == "tree" else 2
+        for _ in range(n):
+            self.iteration += 1
+            self.begin_iteration()
+            w = self.average_weight()
+            for p in (0, 1):
+                ws.walk(p, self.strategy[p], self.strategy[1 - p], kernels.UPDATE, self.average[p], w,
+                        self.regret_rule(), regrets_p=self.regrets[p], predict=predict, pscale=self.prediction_scale())
+                self.nodes_touched += ws.visited
+
+    def _save_prediction(self, state: dict, names) -> dict:
+        for p in (0, 1):
+            state[f"strategy{p}"] = self.strategy[p]
+        state["param_prediction"] = np.array(self.prediction)
+        return save_params(self, state, names)
+
+    def _load_prediction(self, state: dict, names) -> None:
+        check_params(self, state, names)
+        if str(state.get("param_prediction")) != self.prediction:
+            raise ZerosumError(f"the saved run used prediction={state.get('param_prediction')}, not {self.prediction}")
+        for p in (0, 1):
+            self.strategy[p][:] = np.asarray(state[f"strategy{p}"])
+
+
+#: variants available on the public tree
 VARIANTS = {"cfr": None, "cfr+": CFRPlusSolver, "lcfr": LCFRSolver, "dcfr": DCFRSolver,
-            "pcs-mccfr": PublicChanceSampling}
+            "pcfr+": PCFRPlusSolver, "pdcfr+": PDCFRPlusSolver, "pcs-mccfr": PublicChanceSampling}
 _CLASSES: dict = {}
 
 
@@ -270,6 +322,8 @@ def public_solver_class(name: str, dtype: str = "float64"):
         variant = VARIANTS[name]
         if variant is PublicChanceSampling:
             bases = (PublicChanceSampling,)
+        elif variant is not None and issubclass(variant, PredictiveMixin):
+            bases = (PublicPredictive, variant, PublicTreeCFR)
         else:
             bases = (PublicTreeCFR,) if variant is None else (variant, PublicTreeCFR)
         _CLASSES[key] = type(f"PublicTree{'' if variant is None else variant.__name__}", bases, {"dtype": dtype})

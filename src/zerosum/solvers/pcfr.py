@@ -118,6 +118,10 @@ class PCFRPlusSolver(PredictiveMixin, CFRSolver):
     def regret_rule(self) -> RegretRule:
         return RegretRule(floor=True)
 
+    def prediction_scale(self) -> float:
+        """Factor on the cumulative regrets the prediction is added to (1 for PCFR+)."""
+        return 1.0
+
     def current_strategy(self, player: int) -> np.ndarray:
         return self._predicted_strategy(player, self.regrets[player])
 

@@ -46,8 +46,12 @@ class PDCFRPlusSolver(PredictiveMixin, CFRSolver):
     def regret_rule(self) -> RegretRule:
         return RegretRule(pre=self._discount(self.iteration - 1), floor=True)
 
+    def prediction_scale(self) -> float:
+        """d(t): the prediction is added to the regrets the next update starts from."""
+        return self._discount(self.iteration)
+
     def current_strategy(self, player: int) -> np.ndarray:
-        return self._predicted_strategy(player, self._discount(self.iteration) * self.regrets[player])
+        return self._predicted_strategy(player, self.prediction_scale() * self.regrets[player])
 
     def average_weight(self) -> float:
         return float(self.iteration) ** self.gamma
