@@ -9,7 +9,7 @@ Numba's first-call (compile or cache-load) time is reported separately.
 
     .venv/bin/python benchmarks/bench_connect4.py                      # 100 positions per set
     .venv/bin/python benchmarks/bench_connect4.py --sample 0 --sets Test_L3_R1   # a whole set
-    .venv/bin/python benchmarks/bench_connect4.py --empty --sets none  # weak solve of the empty board
+    .venv/bin/python benchmarks/bench_connect4.py --empty strong --sets none   # the empty board, exact
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1", "Test_L2_R2", "Test_L1_R2", "T
 #: Pons's C++ solver on this machine, strong mode, mean CPU seconds per position
 PONS_STRONG_S = {"Test_L3_R1": 17e-6, "Test_L2_R1": 82e-6, "Test_L1_R1": 0.45e-3, "Test_L2_R2": 5.8e-3,
                  "Test_L1_R2": 0.189, "Test_L1_R3": 10.6}
-PONS_EMPTY_WEAK = {"seconds": 279.0, "nodes": 1.6e9, "nodes_per_s": 5.8e6}
+PONS_EMPTY_WEAK = {"who": "Pons (weak)", "seconds": 279.0, "nodes": 1.6e9, "nodes_per_s": 5.8e6}
+#: BitBully 0.0.79's mtdf on the empty board, measured on this machine (issue 15)
+BITBULLY_EMPTY_STRONG = {"who": "BitBully (strong)", "seconds": 250.0, "nodes": 4.9e9}
 
 
 def load(name: str, sample: int) -> list[tuple[str, int]]:
@@ -69,7 +71,8 @@ def main(argv=None):
     ap.add_argument("--sample", type=int, default=100, help="first N positions of each set (0: all)")
     ap.add_argument("--sample-hard", type=int, default=3, help="first N positions of Test_L1_R3 (0: all)")
     ap.add_argument("--no-weak", action="store_true", help="strong mode only")
-    ap.add_argument("--empty", action="store_true", help="also the weak solve of the empty board")
+    ap.add_argument("--empty", choices=["weak", "strong"], default=None,
+                    help="also solve the empty board (weak: the sign; strong: the exact score)")
     ap.add_argument("--table-size-log2", type=int, default=24)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
@@ -110,22 +113,24 @@ def main(argv=None):
 
     empty = None
     if args.empty:
+        weak = args.empty == "weak"
         solver.reset()
         solver._nodes[0] = 0
         p = solver.position("")
         t = time.process_time()
-        score = solver._solve_position(p, True)
+        score = solver._solve_position(p, weak)
         dt = time.process_time() - t
         nodes = int(solver._nodes[0])
-        empty = {"weak_score": score, "cpu_s": dt, "nodes": nodes, "nodes_per_s": nodes / dt,
-                 "pons": PONS_EMPTY_WEAK, "ratio_to_pons": dt / PONS_EMPTY_WEAK["seconds"]}
+        peer = PONS_EMPTY_WEAK if weak else BITBULLY_EMPTY_STRONG
+        empty = {"mode": args.empty, "score": score, "table_move": solver.table_move(""), "cpu_s": dt,
+                 "nodes": nodes, "nodes_per_s": nodes / dt, "peer": peer, "ratio_to_peer": dt / peer["seconds"]}
         if progress:
-            print(f"empty board, weak: score {score} ({'first player wins' if score > 0 else 'not a win'}), "
-                  f"{dt:.1f} s CPU, {nodes:,} nodes, {nodes / dt / 1e6:.2f} M nodes/s; Pons 279 s, "
-                  f"ratio {dt / 279:.3f}", flush=True)
+            print(f"empty board, {args.empty}: score {score}, best move {empty['table_move']}, {dt:.1f} s CPU, "
+                  f"{nodes:,} nodes, {nodes / dt / 1e6:.2f} M nodes/s; {peer['who']} {peer['seconds']:.0f} s, "
+                  f"ratio {dt / peer['seconds']:.3f}", flush=True)
 
     out = {"benchmark": "connect4", "table_size_log2": args.table_size_log2, "first_call_s": compile_s,
-           "sets": results, "empty_board_weak": empty}
+           "sets": results, "empty_board": empty}
     if args.json:
         print(json.dumps(out, indent=1))
     else:

@@ -636,6 +636,26 @@ class Connect4Solver:
         self.nodes = total
         return out
 
+    def table_move(self, moves: str) -> int | None:
+        """The best column (1-based) the table remembers for the position after ``moves`` (the
+        move that proved the last bound there, e.g. after ``solve``), or None."""
+        p = self.position(moves)
+        if self.width * self.height - p.n < self.split:
+            return None
+        key = p.pos + p.mask
+        flip = False
+        if self.symmetric and 3 * p.n < self.width * self.height:
+            mk = int(_mirror(np.int64(key), self.width, self.height))
+            if mk < key:
+                key, flip = mk, True
+        bucket = 2 * (key % self.buckets)
+        tag = ((key & 0xFFFFFFFF) << 32) | (self.epoch << 24)
+        for e in (int(self.table[bucket]), int(self.table[bucket + 1])):
+            if (e ^ tag) & ~0xFFFFFF & 0xFFFFFFFFFFFFFFFF == 0 and (e >> 8) & 0xFF:
+                col = ((e >> 8) & 0xFF) - 1
+                return (self.width - 1 - col if flip else col) + 1
+        return None
+
     def best_move(self, moves: str) -> int:
         """A best column (1-based) for the player to move; among equals the most central."""
         scores = self.analyze(moves)
