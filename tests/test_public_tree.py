@@ -231,3 +231,17 @@ def test_predictive_variants_same_run_as_history_tree(name, prediction, tmp_path
     resumed.load_state_dict(dict(np.load(tmp_path / "s.npz")))
     resumed.run(100)
     assert np.array_equal(resumed.strategy[0], pub.strategy[0]) and np.array_equal(resumed.regrets[1], pub.regrets[1])
+
+
+def test_sampling_pays_has_a_public_tree_table():
+    from zerosum.experiments.sampling_pays import crossover
+
+    members = [{"ranks": 4, "copies": 2, "rounds": 1, "raises": 2, "bets": [1]}]
+    report = crossover(None, False, fraction=0.2, time_limit=2.0, members=members,
+                       subgames=(("Ks7d2c9h3s", "AA,KK,AK", "QQ+,T9s"),))
+    history, public = report.tables
+    assert len(history.rows) == 1 and len(public.rows) == 2
+    for row in public.rows:
+        cells = dict(zip(public.columns, row))
+        assert cells["public CFR+ s"] is not None and cells["CFR+ iterations"] >= 1
+    assert dict(zip(public.columns, public.rows[1]))["game"].startswith("holdem(")

@@ -1,5 +1,6 @@
 """Where sampling pays (Lab 15, "Going further"): grow the poker family and time CFR+ and MCCFR
-to the same NashConv.
+to the same NashConv; then the same members on the public tree (CFR+ and public-chance-sampling
+MCCFR), and hold'em subgames (river, turn) that only the public tree holds.
 
 For each member, every solver runs in growing chunks of iterations; only the iterations are
 timed (compiling the game, and the exact NashConv checks between chunks, are not), and the time
@@ -51,13 +52,61 @@ def time_to_target(solver, target: float, time_limit: float, first_chunk: int, g
     return None, solver.iteration, curve
 
 
+#: hold'em subgames for the public-tree table (board, range0, range1): full uniform ranges
+SUBGAMES = (("Ks7d2c9h3s", "", ""), ("Ks7d2c9h", "", ""))
+
+
+def public_time_to_target(solver, target: float, time_limit: float, first_chunk: int, growth: float = 1.3):
+    """As :func:`time_to_target`, for a public-tree solver (exact NashConv from its own passes)."""
+    elapsed, chunk, curve = 0.0, first_chunk, []
+    while elapsed < time_limit:
+        t0 = time.process_time()
+        solver.iterate(chunk)
+        elapsed += time.process_time() - t0
+        nc = solver._evaluate(solver.average_source())["nash_conv"]
+        curve.append((elapsed, nc))
+        if nc <= target:
+            return elapsed, solver.iteration, curve
+        chunk = max(chunk + 1, int(chunk * growth))
+    return None, solver.iteration, curve
+
+
+def _public_rows(table, game, target, fraction, time_limit, history_cfr_s, progress):
+    from ..public_tree.compile import public_tree
+    from ..public_tree.solver import public_solver
+
+    t0 = time.process_time()
+    tree = public_tree(game)
+    compile_s = time.process_time() - t0
+    if target is None:  # hold'em: the target from the uniform policy on the public tree itself
+        uniform = public_solver("cfr", tree)
+        target_nc = uniform._evaluate(uniform.average_source())["nash_conv"]
+        target = fraction * target_nc
+    results = {}
+    for name, chunk in (("cfr+", 1), ("pcs-mccfr", 10)):
+        public_solver(name, tree).iterate(1)  # Numba's first call (compile or cache load) is not timed
+        if progress:
+            click.echo(f"{game.id}: public {name} ...", err=True)
+        results[name] = public_time_to_target(public_solver(name, tree), target, time_limit, chunk)[:2]
+    plus_s = results["cfr+"][0]
+    ratio = history_cfr_s / plus_s if history_cfr_s is not None and plus_s else None
+    table.add(game.id, tree.histories, tree.n_nodes, sum(tree.infoset_actions()), compile_s, target, plus_s,
+              results["cfr+"][1], results["pcs-mccfr"][0], results["pcs-mccfr"][1], ratio)
+
+
 def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: float = 10.0,
-              members=MEMBERS) -> Report:
+              members=MEMBERS, subgames=()) -> Report:
     table = Table(f"time to NashConv <= {fraction:g} x uniform's NashConv (solver CPU seconds; compile excluded)",
                   ["game", "histories", "infosets/player", "terminals", "compile s", "target",
                    "CFR+ s", "CFR+ iterations", "ES-MCCFR s", "ES iterations", "OS-MCCFR s",
                    "OS iterations", "fastest"],
                   digits=[None, None, None, None, 2, 4, 3, None, 3, None, 3, None, None])
+    public = Table(f"the same on the public tree (CPU seconds to NashConv <= {fraction:g} x uniform's), "
+                   f"and hold'em subgames no history tree holds",
+                   ["game", "histories", "public nodes", "infoset-actions", "compile s", "target",
+                    "public CFR+ s", "CFR+ iterations", "PCS-MCCFR s", "PCS iterations",
+                    "history CFR+ s / public CFR+ s"],
+                   digits=[None, None, None, None, 2, 4, 3, None, 3, None, 1])
     series = {}
     for params in members:
         t0 = time.process_time()
@@ -80,7 +129,12 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
         table.add(g.game_id, s["histories"], s["infosets"][0], s["terminals"], compile_s, target,
                   results["CFR+"][0], results["CFR+"][1], results["ES-MCCFR"][0], results["ES-MCCFR"][1],
                   results["OS-MCCFR"][0], results["OS-MCCFR"][1], fastest)
-    report = Report("sampling-pays", [table])
+        _public_rows(public, load_game("poker", **params), target, fraction, time_limit, results["CFR+"][0],
+                     progress)
+    for board, r0, r1 in subgames:
+        params = {"board": board, **({"range0": r0} if r0 else {}), **({"range1": r1} if r1 else {})}
+        _public_rows(public, load_game("holdem", **params), None, fraction, time_limit, None, progress)
+    report = Report("sampling-pays", [table, public])
     report.notes.append(f"'-' = target not reached within {time_limit:g} s of solver time.")
     if plot:
         loglog_panels(series, plot, "NashConv / target against solver seconds, one panel per game",
@@ -99,7 +153,7 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
 def _sampling_pays(plot, progress, fraction, time_limit, max_ranks):
     """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
     members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
-    return crossover(plot, progress, fraction, time_limit, members)
+    return crossover(plot, progress, fraction, time_limit, members, SUBGAMES if max_ranks == 13 else ())
 
 
 command = _sampling_pays
