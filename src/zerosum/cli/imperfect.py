@@ -136,10 +136,13 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
               help="Resume from a saved state; --iterations is then the total to reach.")
 @click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
               help="Compiled form (default: the public tree where the game has one: poker, holdem).")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Split the public tree over Ray: auto starts a local instance, HOST:PORT joins a cluster.")
+@click.option("--workers", type=int, default=None, help="Ray workers holding subtrees (default: the cluster's CPUs).")
 @param_option
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
-          resume_path, params, as_json, form=None):
+          resume_path, params, as_json, form=None, ray_address=None, workers=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
 
     ``-a help`` lists the algorithms.  Output paths are checked before any work; if a file still
@@ -166,11 +169,19 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     g = load_from_cli(game, params)
     from ..public_tree.cli_support import resolve_form, solve_public
 
-    if resolve_form(g, form) == "public-tree" or algorithm == "pcs-mccfr":
+    if ray_address is not None:  # zerosum.distributed: the public tree split over Ray workers
+        from ..distributed.ray_runtime import check_workers
+        from ..distributed.solve import check_ray_game, solve_split
+
+        check_workers(workers)
+        check_ray_game(g, form, algorithm)
+    if ray_address is not None or resolve_form(g, form) == "public-tree" or algorithm == "pcs-mccfr":
         if algorithm == "pcs-mccfr":
             resolve_form(g, "public-tree")
-        result = solve_public(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
-                              save_path, progress_bar, as_json)
+        run = solve_split if ray_address else solve_public
+        extra = (ray_address, workers) if ray_address else ()
+        result = run(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
+                     save_path, progress_bar, as_json, *extra)
         failed = []  # as below: a late write failure comes after the results
         if plot_path:
             try:

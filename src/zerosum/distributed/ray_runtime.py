@@ -56,7 +56,7 @@ def start(address: str, workers: int | None = None) -> int:
                          log_to_driver=False, configure_logging=False)
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
-        except Exception as exc:  # Ray raises several kinds (ConnectionError, RuntimeError, ...)
+        except Exception as exc:  # noqa: BLE001 (Ray raises several kinds: ConnectionError, RuntimeError, ...)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ZerosumError(f"could not start or join Ray at {address}: {first}") from None
     cpus = int(ray.cluster_resources().get("CPU", 1))

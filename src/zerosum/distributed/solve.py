@@ -1,0 +1,94 @@
+"""``zerosum solve GAME --ray auto|ADDRESS [--workers N]``: the public-tree solve, split over Ray.
+
+The result has the public-tree solve's fields (see :mod:`zerosum.public_tree.cli_support`) plus
+``workers``, ``bytes_per_iteration`` (reach vectors sent and value vectors received by the driver,
+per iteration), ``compute_s`` (seconds each worker spent in its passes), ``driver_s`` (the
+driver's own passes over the trunk), ``subtrees`` per worker and ``restarts`` (actors restarted
+after a fault).  ``--save``, ``--save-state`` and ``--resume`` read and write the single-process
+run's files: a run can move between one process and a cluster.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+
+from ..errors import ZerosumError
+
+
+def check_ray_game(game, form, algorithm) -> None:
+    """Refuse, before any work, what --ray cannot split."""
+    from ..public_tree.cli_support import resolve_form
+
+    if algorithm == "pcs-mccfr" or form == "history-tree":
+        raise ZerosumError("--ray splits the public-tree CFR solvers (cfr, cfr+, lcfr, dcfr); "
+                           "run without --ray for this algorithm or form")
+    try:
+        resolve_form(game, "public-tree")
+    except ZerosumError:
+        raise ZerosumError(f"{game.id} has no public tree to split over Ray (only the poker family and holdem do); "
+                           f"run it without --ray, or spread independent runs with an experiment's --ray") from None
+
+
+def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
+                progress_bar, quiet: bool, ray: str = "auto", workers: int | None = None) -> dict:
+    from ..cli.common import load_state, parse_params, save_state
+    from ..public_tree.cli_support import first_actions_public, public_sizes
+    from ..public_tree.compile import public_tree
+    from .ray_runtime import check_workers, start
+    from .split_solver import split_solver
+
+    check_workers(workers)
+    if simultaneous:
+        raise ZerosumError("the public tree runs alternating updates only; drop --simultaneous")
+    if seed is not None:
+        raise ZerosumError(f"{algorithm} does not take --seed")
+    kwargs = parse_params(options, flag="--option")
+    if str(kwargs.pop("dtype", "float64")) != "float64":
+        raise ZerosumError("--ray runs float64 only; drop --option dtype")
+    t0 = time.perf_counter()
+    tree = public_tree(game)
+    compile_s = time.perf_counter() - t0
+    n = start(ray, workers)
+    solver = split_solver(algorithm, tree, n)  # refuses an algorithm it cannot split
+    accepted = inspect.signature(type(solver).__init__).parameters
+    for key in kwargs:
+        if key not in accepted or key == "alternating":
+            solver.close()
+            raise ZerosumError(f"{algorithm} does not take --option {key}")
+    if kwargs:
+        solver.close()
+        solver = split_solver(algorithm, tree, n, **kwargs)
+    try:
+        if resume_path:
+            load_state(solver, resume_path)
+            if solver.iteration >= iterations:
+                raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; "
+                                   f"ask for more --iterations")
+        t0 = time.perf_counter()
+        with progress_bar(iterations - solver.iteration, f"{algorithm} on {game.id} (public tree, {n} Ray workers)",
+                          enabled=not quiet) as advance:
+            rows = solver.run(iterations, marks, progress=advance)
+        solve_s = time.perf_counter() - t0
+        avg = solver.average_policy()
+        sizes = public_sizes(tree, solver)
+        stats = solver.stats()
+        result = {
+            "game": game.id, "algorithm": algorithm, "updates": "alternating", "iterations": iterations,
+            "value": rows[-1]["value_average"], "nash_conv": rows[-1]["nash_conv_average"],
+            "exploitability": rows[-1]["nash_conv_average"] / 2, "checkpoints": rows,
+            "first_actions": first_actions_public(avg), "sizes": sizes,
+            "seconds": {"compile": compile_s, "solve": solve_s},
+            "form": "public-tree", "pot": tree.pot, "histories": tree.histories, "public_nodes": tree.n_nodes,
+            "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s,
+            "dtype": "float64", **stats,
+        }
+        if state_path:
+            save_state(solver, state_path)
+            result["state_saved"] = state_path
+        if save_path:
+            avg.save(save_path)
+            result["saved"] = save_path
+        return result
+    finally:
+        solver.close()

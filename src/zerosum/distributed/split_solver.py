@@ -1,0 +1,557 @@
+"""The public-tree solver split at public chance: the trunk on the driver, subtrees in Ray actors.
+
+The public tree is cut at its first layer of chance nodes (a hold'em turn subgame: the river
+card; a flop subgame: the turn card; the poker family: the board card).  Every child of a cut
+chance node roots a *subtree*; subtrees are dealt to the workers (Ray actors) by size, and each
+actor holds its subtrees' regrets and average sums, never sent anywhere.  One pass for player p:
+
+1. the driver walks the trunk top-down (reach vectors; the average at p's trunk nodes),
+2. sends each actor p's and the opponent's reach vectors at its subtree roots,
+3. each actor runs the core's pass (:func:`zerosum.public_tree.kernels.walk`) on each subtree
+   with those vectors as the "ranges" and returns the root's counterfactual value vector,
+4. the driver walks the trunk bottom-up from those values (regret updates at p's trunk nodes).
+
+Every node's arithmetic is the single-process pass's, in the same order, so alternating updates,
+discounting (the variant's rule, computed on the driver each pass and sent along) and averaging
+are the single-process run's.  Exact best response, expected value and NashConv are the same
+passes in the other modes.
+
+Faults: every ``checkpoint_every`` iterations each actor writes its subtrees' arrays to
+``checkpoint_dir`` and the driver keeps a copy of the trunk's.  An actor that dies is restarted by
+Ray (``max_restarts``) and its constructor reloads the last checkpoint; the driver rolls the trunk
+and the other actors back to the same iteration and redoes the iterations since, so the run ends
+with the result of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+
+import numpy as np
+from numba import njit
+
+from ..errors import ZerosumError
+from ..public_tree import kernels
+from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, PublicTree
+from ..public_tree.solver import VARIANTS, PublicTreeCFR, as_public_tree
+from ..solvers.cfr import regret_update
+
+#: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
+CUT = 4
+
+
+class Piece:
+    """A connected part of the public tree renumbered from 0 (parents first, children
+    consecutive), with its own flat [action x hand] offsets and, per player, the global flat index
+    of every local entry (``gidx[p]``) to gather and scatter the global arrays."""
+
+    def __init__(self, tree: PublicTree, nodes: np.ndarray, cut_leaves: np.ndarray | None = None):
+        nodes = np.sort(nodes)
+        local = np.full(tree.n_nodes, -1, dtype=np.int64)
+        local[nodes] = np.arange(len(nodes))
+        self.nodes = nodes
+        self.kind = tree.kind[nodes].copy()
+        self.leaf = np.full(len(nodes), -1, dtype=np.int64)
+        if cut_leaves is not None:  # the trunk: subtree roots become CUT leaves
+            self.kind[local[cut_leaves]] = CUT
+            self.leaf[local[cut_leaves]] = np.arange(len(cut_leaves))
+        self.player = tree.player[nodes].copy()
+        fc = tree.first_child[nodes]
+        self.first_child = np.where((fc >= 0) & (self.kind != CUT), local[np.maximum(fc, 0)], -1).astype(np.int64)
+        self.n_children = np.where(self.kind == CUT, 0, tree.n_children[nodes]).astype(np.int64)
+        self.board = tree.board[nodes].copy()
+        self.stake = tree.stake[nodes].copy()
+        self.offset = np.full(len(nodes), -1, dtype=np.int64)
+        used, gidx = [0, 0], [[], []]
+        for k, g in enumerate(nodes):
+            if self.kind[k] == DECISION:
+                q = int(self.player[k])
+                size = int(self.n_children[k]) * tree.n_hands[q]
+                self.offset[k] = used[q]
+                used[q] += size
+                gidx[q].append(np.arange(tree.offset[g], tree.offset[g] + size, dtype=np.int64))
+        self.gidx = [np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in gidx]
+        self.size = used
+
+    def arrays(self):
+        return (self.kind, self.player, self.first_child, self.n_children, self.board, self.stake, self.offset)
+
+
+def cut_at_chance(tree: PublicTree):
+    """(trunk node ids, cut chance node ids, subtree root ids): the cut is every chance node with
+    no chance node above it."""
+    n = tree.n_nodes
+    below = np.zeros(n, dtype=bool)  # strictly below a cut chance node
+    cut = []
+    for node in range(1, n):
+        par = tree.parent[node]
+        if below[par]:
+            below[node] = True
+        elif tree.kind[par] == CHANCE_NODE:
+            below[node] = True
+            if not cut or cut[-1] != par:
+                cut.append(par)
+    if tree.kind[0] == CHANCE_NODE:
+        raise ZerosumError("the public tree starts with chance: nothing to keep on the driver")
+    cut = np.array(sorted(set(cut)), dtype=np.int64)
+    if len(cut) == 0:
+        raise ZerosumError(f"{tree.game_id} has no public chance node to split at; run it without --ray")
+    roots = np.concatenate([np.arange(tree.first_child[c], tree.first_child[c] + tree.n_children[c]) for c in cut])
+    return np.flatnonzero(~below), cut, roots
+
+
+def subtree_nodes(tree: PublicTree, roots: np.ndarray) -> list[np.ndarray]:
+    """The node ids of each subtree (root first)."""
+    owner = np.full(tree.n_nodes, -1, dtype=np.int64)
+    owner[roots] = np.arange(len(roots))
+    for node in range(1, tree.n_nodes):
+        if owner[node] < 0 and owner[tree.parent[node]] >= 0:
+            owner[node] = owner[tree.parent[node]]
+    order = np.argsort(owner, kind="stable")
+    counts = np.bincount(owner[owner >= 0], minlength=len(roots))
+    start = int(np.sum(owner < 0))
+    out = []
+    for c in counts:
+        out.append(order[start:start + c])
+        start += c
+    return out
+
+
+def deal(sizes, workers: int) -> list[list[int]]:
+    """Subtrees to workers, largest first to the least loaded (ties: lowest worker)."""
+    load = [0] * workers
+    out = [[] for _ in range(workers)]
+    for k in sorted(range(len(sizes)), key=lambda k: (-sizes[k], k)):
+        w = min(range(workers), key=lambda w: (load[w], w))
+        out[w].append(k)
+        load[w] += sizes[k]
+    return [sorted(x) for x in out]
+
+
+# --- the trunk pass --------------------------------------------------------------------------------
+@njit(cache=True)
+def trunk_down(kind, player, first_child, n_children, offset, p, range_p, range_o, src_p, src_o, mode, avg_p,
+               avg_weight, opp, own):
+    """Top-down over the trunk: reach vectors per node (opp, own), the average at p's nodes."""
+    n_p, n_o = len(range_p), len(range_o)
+    for j in range(n_o):
+        opp[0, j] = range_o[j]
+    for i in range(n_p):
+        own[0, i] = range_p[i]
+    tot = np.empty(max(n_p, n_o))
+    for n in range(len(kind)):
+        k = kind[n]
+        if k >= FOLD:
+            continue
+        c0, na = first_child[n], n_children[n]
+        for c in range(c0, c0 + na):
+            for j in range(n_o):
+                opp[c, j] = opp[n, j]
+            for i in range(n_p):
+                own[c, i] = own[n, i]
+        if k != DECISION:
+            continue
+        o = offset[n]
+        u = 1.0 / na
+        if player[n] != p:
+            for j in range(n_o):
+                tot[j] = 0.0
+            for a in range(na):
+                for j in range(n_o):
+                    x = src_o[o + a * n_o + j]
+                    if x > 0.0:
+                        tot[j] += x
+            for a in range(na):
+                for j in range(n_o):
+                    x = src_o[o + a * n_o + j]
+                    t = tot[j]
+                    opp[c0 + a, j] = opp[n, j] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
+        else:
+            for i in range(n_p):
+                tot[i] = 0.0
+            for a in range(na):
+                for i in range(n_p):
+                    x = src_p[o + a * n_p + i]
+                    if x > 0.0:
+                        tot[i] += x
+            for a in range(na):
+                for i in range(n_p):
+                    x = src_p[o + a * n_p + i]
+                    t = tot[i]
+                    reach = own[n, i] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
+                    own[c0 + a, i] = reach
+                    if mode == 0:
+                        avg_p[o + a * n_p + i] += avg_weight * reach
+
+
+@njit(cache=True)
+def trunk_up(kind, player, first_child, n_children, board, stake, offset, leaf,
+             evaluator, weight, signed, cards, const, order, start, strength,
+             p, range_p, src_p, mode, pre, pos, neg, floor, opp, val, leaf_val, cs):
+    """Bottom-up over the trunk from the subtrees' root values (``leaf_val[leaf[n]]`` at CUT
+    nodes); regret updates at p's nodes in mode 0.  Returns sum_i range_p(i) * value_root(i)."""
+    n_p = len(range_p)
+    tot = np.empty(n_p)
+    for n in range(len(kind) - 1, -1, -1):
+        k = kind[n]
+        if k == CUT:
+            for i in range(n_p):
+                val[n, i] = leaf_val[leaf[n], i]
+            continue
+        if k >= FOLD:
+            if evaluator == 2:
+                kernels._ranks(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1],
+                               const, order, start)
+            else:
+                kernels._terminal(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight,
+                                  signed, cards, const, order, start, strength, cs)
+            continue
+        c0, na = first_child[n], n_children[n]
+        if k == CHANCE_NODE or player[n] != p:
+            for i in range(n_p):
+                val[n, i] = val[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n_p):
+                    val[n, i] += val[c, i]
+            continue
+        if mode == 1:
+            for i in range(n_p):
+                val[n, i] = val[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n_p):
+                    val[n, i] = max(val[n, i], val[c, i])
+            continue
+        o = offset[n]
+        u = 1.0 / na
+        for i in range(n_p):
+            tot[i] = 0.0
+            val[n, i] = 0.0
+        for a in range(na):
+            for i in range(n_p):
+                x = src_p[o + a * n_p + i]
+                if x > 0.0:
+                    tot[i] += x
+        for a in range(na):
+            for i in range(n_p):
+                x = src_p[o + a * n_p + i]
+                t = tot[i]
+                val[n, i] += ((x / t if x > 0.0 else 0.0) if t > 0.0 else u) * val[c0 + a, i]
+        if mode == 0:
+            for a in range(na):
+                for i in range(n_p):
+                    src_p[o + a * n_p + i] = regret_update(src_p[o + a * n_p + i], val[c0 + a, i] - val[n, i], pre,
+                                                           pos, neg, floor)
+    out = 0.0
+    for i in range(n_p):
+        out += range_p[i] * val[0, i]
+    return out
+
+
+# --- the worker ----------------------------------------------------------------------------------
+class SubtreeWorker:
+    """Holds some subtrees' regrets and averages; runs the core's pass on them (a Ray actor)."""
+
+    def __init__(self, index: int, pieces, n_hands, terminal_args, checkpoint_dir: str | None):
+        self.index = index
+        self.pieces = pieces
+        self.n_hands = tuple(n_hands)
+        self.targs = terminal_args
+        self.regrets = [[np.zeros(pc.size[q]) for q in (0, 1)] for pc in pieces]
+        self.average = [[np.zeros(pc.size[q]) for q in (0, 1)] for pc in pieces]
+        width = max(n_hands)
+        biggest = max((len(pc.kind) for pc in pieces), default=1)
+        self.val = np.zeros((biggest, width))
+        self.own = np.zeros((biggest, width))
+        self.cs = np.zeros(52)
+        self.empty_i = np.zeros(0, dtype=np.int64)
+        self.empty_b = np.zeros(0, dtype=np.int8)
+        self.empty_f = np.zeros(0)
+        self.path = None if checkpoint_dir is None else os.path.join(checkpoint_dir, f"worker{index}.npz")
+        self.iteration = 0
+        if self.path and os.path.exists(self.path):  # a restarted actor: back to the last checkpoint
+            self.restore()
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    def run_pass(self, p: int, mode: int, weight: float, rule, source: str, own_reach, opp_reach):
+        """Values [subtrees x hands of p] at this worker's subtree roots, and the seconds it took."""
+        t0 = time.perf_counter()
+        pre, pos, neg, floor = rule
+        n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
+        out = np.empty((len(self.pieces), n_p))
+        src = self.regrets if source == "regrets" else self.average
+        for k, pc in enumerate(self.pieces):
+            avg = self.average[k][p] if mode == kernels.UPDATE else self.empty_f
+            m = len(pc.kind)
+            val = self.val[:m]
+            kernels.walk(*pc.arrays(), *self.targs, p, own_reach[k], opp_reach[k], src[k][p], src[k][1 - p], mode,
+                         avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
+                         self.own[:m, :n_p], val[:, :n_p], self.cs, self.empty_i, self.empty_b, self.empty_f)
+            out[k] = val[0, :n_p]
+        return out, time.perf_counter() - t0
+
+    def arrays(self):
+        """(regrets, average) of every subtree, for the driver to gather."""
+        return self.regrets, self.average
+
+    def load(self, regrets, average) -> None:
+        for k in range(len(self.pieces)):
+            for q in (0, 1):
+                self.regrets[k][q][:] = regrets[k][q]
+                self.average[k][q][:] = average[k][q]
+
+    def save(self, iteration: int) -> None:
+        arrays = {f"{key}{k}_{q}": a for key, src in (("r", self.regrets), ("a", self.average))
+                  for k, pair in enumerate(src) for q, a in enumerate(pair)}
+        tmp = self.path + ".tmp.npz"
+        np.savez(tmp, iteration=iteration, **arrays)
+        os.replace(tmp, self.path)  # a crash mid-write leaves the previous checkpoint whole
+        self.iteration = iteration
+
+    def restore(self) -> int:
+        with np.load(self.path) as z:
+            for k in range(len(self.pieces)):
+                for q in (0, 1):
+                    self.regrets[k][q][:] = z[f"r{k}_{q}"]
+                    self.average[k][q][:] = z[f"a{k}_{q}"]
+            self.iteration = int(z["iteration"])
+        return self.iteration
+
+
+# --- the driver ----------------------------------------------------------------------------------
+class SplitDriver(PublicTreeCFR):
+    """The public-tree solver with its subtrees in Ray actors (mixed under a variant class, as
+    :func:`zerosum.public_tree.solver.public_solver_class` does)."""
+
+    n_workers = 2
+    checkpoint_every = 10
+    checkpoint_dir = None
+    max_restarts = 4
+
+    def __init__(self, game, alternating: bool = True):
+        if not alternating:
+            raise ZerosumError("the public tree runs alternating updates only")
+        from .ray_runtime import import_ray
+
+        ray = import_ray()
+        if self.dtype != "float64":
+            raise ZerosumError("--ray runs float64 only; drop --option dtype")
+        self.alternating = True
+        self.tree = tree = as_public_tree(game)
+        self.game = tree
+        self.iteration = 0
+        self.nodes_touched = 0
+        trunk_nodes, self.cut, roots = cut_at_chance(tree)
+        self.roots = roots
+        self.trunk = Piece(tree, np.concatenate([trunk_nodes, roots]), cut_leaves=roots)
+        self.trunk_leaf_nodes = np.flatnonzero(self.trunk.kind == CUT)  # local ids, in leaf order
+        subs = subtree_nodes(tree, roots)
+        self.assignment = deal([len(s) for s in subs], self.n_workers)
+        self.pieces = [[Piece(tree, subs[k]) for k in ks] for ks in self.assignment]
+        self.regrets = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
+        self.average = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
+        width = max(tree.n_hands)
+        m = len(self.trunk.kind)
+        self._opp = np.zeros((m, width))
+        self._own = np.zeros((m, width))
+        self._val = np.zeros((m, width))
+        self._cs = np.zeros(52)
+        self._targs = tree.terminals.kernel_args()
+        self._own_dir = None
+        if self.checkpoint_dir is None:
+            self._own_dir = tempfile.TemporaryDirectory(prefix="zerosum-ray-")
+            self.checkpoint_dir = self._own_dir.name
+        os.makedirs(self.checkpoint_dir, exist_ok=True)
+        actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
+        targs = self._targs_ref = ray.put(self._targs)  # kept: a restarted actor reads it again
+        self.actors = [actor.remote(w, self.pieces[w], tree.n_hands, targs, self.checkpoint_dir)
+                       for w in range(self.n_workers)]
+        self.ray = ray
+        self.bytes_total = 0
+        self.compute_s = [0.0] * self.n_workers
+        self.driver_s = 0.0
+        self.passes = 0
+        self.restarts = 0
+        self._saved_trunk = None
+        self._save_checkpoint()
+
+    # --- one split pass ----------------------------------------------------------------------------
+    def _pass(self, p: int, mode: int, weight: float, rule, source: str) -> float:
+        t = self.trunk
+        src = self.regrets if source == "regrets" else self.average
+        t0 = time.perf_counter()
+        rp, ro = self.tree.ranges[p], self.tree.ranges[1 - p]
+        n_p, n_o = len(rp), len(ro)
+        opp, own = self._opp[:, :n_o], self._own[:, :n_p]
+        trunk_down(t.kind, t.player, t.first_child, t.n_children, t.offset, p, rp, ro, src[p], src[1 - p], mode,
+                   self.average[p] if mode == kernels.UPDATE else np.zeros(0), float(weight), opp, own)
+        leaves = self.trunk_leaf_nodes
+        refs = []
+        for w, ks in enumerate(self.assignment):
+            own_r, opp_r = own[leaves[ks]], opp[leaves[ks]]
+            self.bytes_total += own_r.nbytes + opp_r.nbytes
+            refs.append(self.actors[w].run_pass.remote(p, mode, weight, tuple(rule), source, own_r, opp_r))
+        self.driver_s += time.perf_counter() - t0
+        results = self.ray.get(refs)
+        t0 = time.perf_counter()
+        leaf_val = np.zeros((len(leaves), n_p))
+        for w, (vals, secs) in enumerate(results):
+            leaf_val[self.assignment[w]] = vals
+            self.bytes_total += vals.nbytes
+            self.compute_s[w] += secs
+        pre, pos, neg, floor = rule
+        value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
+                         *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
+                         self._val[:, :n_p], leaf_val, self._cs)
+        self.driver_s += time.perf_counter() - t0
+        self.passes += 1
+        return value
+
+    def iterate(self, n: int = 1) -> None:
+        target = self.iteration + n
+        while self.iteration < target:
+            try:
+                self._iterate_one()
+            except self.ray.exceptions.RayActorError:
+                self._recover()
+                continue
+            if self.iteration % self.checkpoint_every == 0:
+                self._save_checkpoint()
+
+    def _iterate_one(self) -> None:
+        self.iteration += 1
+        self.begin_iteration()
+        w = self.average_weight()
+        for p in (0, 1):
+            self._pass(p, kernels.UPDATE, w, self.regret_rule(), "regrets")
+        self.nodes_touched += 2 * self.tree.n_nodes
+
+    # --- checkpoints and faults -----------------------------------------------------------------
+    def _save_checkpoint(self) -> None:
+        self.ray.get([a.save.remote(self.iteration) for a in self.actors])
+        self._saved_trunk = ([r.copy() for r in self.regrets], [a.copy() for a in self.average], self.iteration,
+                             self.nodes_touched)
+
+    def _recover(self) -> None:
+        """An actor died: Ray restarts it from the last checkpoint; every part goes back there."""
+        self.restarts += 1
+        if self.restarts > self.max_restarts:
+            raise ZerosumError(f"a Ray worker died {self.restarts} times; giving up")
+        back = self.ray.get([a.restore.remote() for a in self.actors])
+        regrets, average, iteration, nodes = self._saved_trunk
+        if set(back) != {iteration}:
+            raise ZerosumError(f"the workers' checkpoints ({sorted(set(back))}) do not match the driver's ({iteration})")
+        for q in (0, 1):
+            self.regrets[q][:] = regrets[q]
+            self.average[q][:] = average[q]
+        self.iteration, self.nodes_touched = iteration, nodes
+
+    # --- results --------------------------------------------------------------------------------
+    def evaluate_split(self, source: str) -> dict:
+        """Best responses, value and NashConv of the strategies read from ``source`` ('average'
+        sums or 'regrets'), split the same way (three passes)."""
+        none = (1.0, 1.0, 1.0, False)
+        br0 = self._pass(0, kernels.BEST_RESPONSE, 0.0, none, source)
+        br1 = self._pass(1, kernels.BEST_RESPONSE, 0.0, none, source)
+        value = self._pass(0, kernels.EXPECT, 0.0, none, source)
+        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+                "nash_conv": max(float(br0 + br1), 0.0)}
+
+    def checkpoint(self) -> dict:
+        avg = self.evaluate_split("average")
+        cur = self.evaluate_split("regrets")
+        return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
+                "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
+
+    def gather(self):
+        """The global (regrets, average) arrays, as the single-process solver holds them."""
+        ia = self.tree.infoset_actions()
+        regrets = [np.zeros(n) for n in ia]
+        average = [np.zeros(n) for n in ia]
+        for q in (0, 1):
+            regrets[q][self.trunk.gidx[q]] = self.regrets[q]
+            average[q][self.trunk.gidx[q]] = self.average[q]
+        for w, (r, a) in enumerate(self.ray.get([act.arrays.remote() for act in self.actors])):
+            for k, pc in enumerate(self.pieces[w]):
+                for q in (0, 1):
+                    regrets[q][pc.gidx[q]] = r[k][q]
+                    average[q][pc.gidx[q]] = a[k][q]
+        return regrets, average
+
+    def average_policy(self):
+        from ..public_tree.policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.gather()[1])
+
+    def current_policy(self):
+        from ..public_tree.policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.gather()[0])
+
+    def nbytes(self) -> int:
+        """The driver's share: trunk arrays and its per-node vectors."""
+        return sum(a.nbytes for a in self.regrets + self.average) + self._opp.nbytes * 3
+
+    def stats(self) -> dict:
+        its = max(self.passes, 1) / 2
+        return {"workers": self.n_workers, "bytes_per_iteration": self.bytes_total / its if self.passes else 0,
+                "compute_s": list(self.compute_s), "driver_s": self.driver_s, "restarts": self.restarts,
+                "subtrees": [len(ks) for ks in self.assignment], "trunk_nodes": len(self.trunk.kind)}
+
+    # --- saving and resuming: the single-process solver's state file ------------------------------
+    def state_dict(self) -> dict:
+        regrets, average = self.gather()
+        state = super().state_dict()  # the variant's fields (parameters) and the trunk's arrays ...
+        for p in (0, 1):  # ... replaced by the whole tree's, so either form of the run can resume it
+            state[f"regrets{p}"] = regrets[p]
+            state[f"average{p}"] = average[p]
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        """Loads a single-process (or split) state file: the variant's and the core's checks run on
+        whole-tree arrays, which are then scattered to the trunk and the workers."""
+        ia = self.tree.infoset_actions()
+        trunk = self.regrets, self.average
+        self.regrets = [np.zeros(n) for n in ia]
+        self.average = [np.zeros(n) for n in ia]
+        try:
+            super().load_state_dict(state)
+            whole = self.regrets, self.average
+        finally:
+            self.regrets, self.average = trunk
+        for q in (0, 1):
+            self.regrets[q][:] = whole[0][q][self.trunk.gidx[q]]
+            self.average[q][:] = whole[1][q][self.trunk.gidx[q]]
+        loads = []
+        for w, act in enumerate(self.actors):
+            r = [[whole[0][q][pc.gidx[q]] for q in (0, 1)] for pc in self.pieces[w]]
+            a = [[whole[1][q][pc.gidx[q]] for q in (0, 1)] for pc in self.pieces[w]]
+            loads.append(act.load.remote(r, a))
+        self.ray.get(loads)
+        self._save_checkpoint()
+
+    def close(self) -> None:
+        for a in self.actors:
+            self.ray.kill(a, no_restart=True)
+        self.actors = []
+        if self._own_dir is not None:
+            self._own_dir.cleanup()
+
+
+def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, checkpoint_dir: str | None = None,
+                 **options):
+    """A public-tree solver of variant ``name`` with its subtrees on ``workers`` Ray actors (Ray
+    must be started: :func:`zerosum.distributed.ray_runtime.start`)."""
+    if name not in VARIANTS or name == "pcs-mccfr":
+        raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
+    if workers < 1:
+        raise ZerosumError(f"--workers must be at least 1, got {workers}")
+    variant = VARIANTS[name]
+    bases = (SplitDriver,) if variant is None else (variant, SplitDriver)
+    cls = type(f"Split{'' if variant is None else variant.__name__}", bases,
+               {"n_workers": workers, "checkpoint_every": max(int(checkpoint_every), 1),
+                "checkpoint_dir": checkpoint_dir, "dtype": "float64"})
+    return cls(game, **options)
