@@ -277,8 +277,9 @@ class SubtreeWorker:
         return os.getpid()
 
     def run_pass(self, p: int, mode: int, weight: float, rule, source: str, own_reach, opp_reach):
-        """Values [subtrees x hands of p] at this worker's subtree roots, and the seconds it took."""
-        t0 = time.perf_counter()
+        """Values [subtrees x hands of p] at this worker's subtree roots, the wall seconds it took
+        and the CPU seconds (less on a machine shared with other work)."""
+        t0, c0 = time.perf_counter(), time.process_time()
         pre, pos, neg, floor = rule
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
         out = np.empty((len(self.pieces), n_p))
@@ -291,7 +292,7 @@ class SubtreeWorker:
                          avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
                          self.own[:m, :n_p], val[:, :n_p], self.cs, self.empty_i, self.empty_b, self.empty_f)
             out[k] = val[0, :n_p]
-        return out, time.perf_counter() - t0
+        return out, time.perf_counter() - t0, time.process_time() - c0
 
     def arrays(self):
         """(regrets, average) of every subtree, for the driver to gather."""
@@ -372,6 +373,7 @@ class SplitDriver(PublicTreeCFR):
         self.ray = ray
         self.bytes_total = 0
         self.compute_s = [0.0] * self.n_workers
+        self.cpu_s = [0.0] * self.n_workers
         self.driver_s = 0.0
         self.passes = 0
         self.restarts = 0
@@ -398,10 +400,11 @@ class SplitDriver(PublicTreeCFR):
         results = self.ray.get(refs)
         t0 = time.perf_counter()
         leaf_val = np.zeros((len(leaves), n_p))
-        for w, (vals, secs) in enumerate(results):
+        for w, (vals, secs, cpu) in enumerate(results):
             leaf_val[self.assignment[w]] = vals
             self.bytes_total += vals.nbytes
             self.compute_s[w] += secs
+            self.cpu_s[w] += cpu
         pre, pos, neg, floor = rule
         value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
                          *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
@@ -498,7 +501,7 @@ class SplitDriver(PublicTreeCFR):
     def stats(self) -> dict:
         its = max(self.passes, 1) / 2
         return {"workers": self.n_workers, "bytes_per_iteration": self.bytes_total / its if self.passes else 0,
-                "compute_s": list(self.compute_s), "driver_s": self.driver_s, "restarts": self.restarts,
+                "compute_s": list(self.compute_s), "cpu_s": list(self.cpu_s), "driver_s": self.driver_s, "restarts": self.restarts,
                 "subtrees": [len(ks) for ks in self.assignment], "trunk_nodes": len(self.trunk.kind)}
 
     # --- saving and resuming: the single-process solver's state file ------------------------------

@@ -1,0 +1,92 @@
+"""The public tree split over Ray workers against one process, in the same run.
+
+    .venv/bin/python benchmarks/bench_ray.py [--board Ks7d2c9h] [--iterations 10] [--workers 2] [--json]
+
+Solves the limit hold'em turn subgame (full uniform ranges) with DCFR in one process
+(:mod:`zerosum.public_tree.solver`) and split at the river card over ``--workers`` Ray actors
+(:mod:`zerosum.distributed.split_solver`), the same iterations, after one warm-up iteration each
+(Numba compilation).  Prints per-iteration wall times (median), their ratio, bytes the driver
+sends and receives per iteration, the driver's share of the split run's wall time, compute seconds
+per worker and per subtree, and checks that both runs end with the same NashConv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+
+def _timed_iterations(solver, n: int) -> tuple[list[float], float]:
+    """Wall seconds of each iteration, and this process's CPU seconds over all of them."""
+    times = []
+    c0 = time.process_time()
+    for _ in range(n):
+        t0 = time.perf_counter()
+        solver.iterate(1)
+        times.append(time.perf_counter() - t0)
+    return times, time.process_time() - c0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--board", default="Ks7d2c9h")
+    ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--range0", default="")
+    ap.add_argument("--range1", default="")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    import ray
+
+    from zerosum.distributed.split_solver import split_solver
+    from zerosum.games.holdem import HoldemGame
+    from zerosum.public_tree.compile import public_tree
+    from zerosum.public_tree.solver import public_solver
+
+    tree = public_tree(HoldemGame(board=args.board, range0=args.range0, range1=args.range1))
+    ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    single = public_solver("dcfr", tree)
+    single.iterate(1)
+    t_single, cpu_single = _timed_iterations(single, args.iterations)
+    split = split_solver("dcfr", tree, args.workers, checkpoint_every=10 ** 9)
+    split.iterate(1)
+    stats0 = split.stats()
+    t0 = time.perf_counter()
+    t_split, cpu_driver = _timed_iterations(split, args.iterations)
+    wall = time.perf_counter() - t0
+    stats = split.stats()
+    nc_single = single.checkpoint()["nash_conv_average"]
+    nc_split = split.checkpoint()["nash_conv_average"]
+    subtrees = sum(stats["subtrees"])
+    compute = [b - a for a, b in zip(stats0["compute_s"], stats["compute_s"])]
+    cpu = [b - a for a, b in zip(stats0["cpu_s"], stats["cpu_s"])]
+    driver = stats["driver_s"] - stats0["driver_s"]
+    row = {
+        "game": tree.game_id, "hands": list(tree.n_hands), "public_nodes": tree.n_nodes, "workers": args.workers,
+        "subtrees": subtrees, "trunk_nodes": stats["trunk_nodes"], "iterations": args.iterations,
+        "single_iter_s": statistics.median(t_single), "split_iter_s": statistics.median(t_split),
+        "wall_ratio": statistics.median(t_split) / statistics.median(t_single),
+        "bytes_per_iteration": stats["bytes_per_iteration"], "driver_share": driver / wall,
+        "compute_s_per_worker_iteration": [c / args.iterations for c in compute],
+        "compute_s_per_subtree_pass": sum(compute) / (args.iterations * 2 * subtrees),
+        "worker_busy_share": [c / wall for c in compute],
+        "single_cpu_s_per_iteration": cpu_single / args.iterations,
+        "worker_cpu_s_per_iteration": [c / args.iterations for c in cpu],
+        "driver_cpu_s_per_iteration": cpu_driver / args.iterations,
+        "cpu_ratio_max_worker_to_single": max(cpu) / cpu_single,
+        "nash_conv_single": nc_single, "nash_conv_split": nc_split, "same": abs(nc_single - nc_split) <= 1e-12,
+        "driver_state_bytes": split.nbytes(), "single_state_bytes": single.nbytes(),
+    }
+    split.close()
+    if args.json:
+        print(json.dumps(row))
+        return
+    for k, v in row.items():
+        print(f"{k:34s} {v}")
+
+
+if __name__ == "__main__":
+    main()
