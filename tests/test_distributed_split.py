@@ -82,7 +82,9 @@ def _solve(*args):
 
 
 def test_cli_ray_json_save_state_and_resume(ray_local, tmp_path):
-    plain = json.loads(_solve("-n", "20", "--save", str(tmp_path / "p.json")).output)
+    single = public_solver("cfr+", public_tree(load_game("poker", ranks=13, copies=4, raises=3)))
+    plain = {"nash_conv": single.run(20)[-1]["nash_conv_average"], "value": single.checkpoint()["value_average"]}
+    single.average_policy().save(str(tmp_path / "p.json"))
     half = _solve("-n", "10", "--ray", "auto", "--workers", "2", "--save-state", str(tmp_path / "s.npz"))
     assert half.exit_code == 0, half.output
     r = _solve("-n", "20", "--ray", "auto", "--workers", "2", "--resume", str(tmp_path / "s.npz"), "--save",

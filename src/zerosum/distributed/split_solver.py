@@ -17,10 +17,10 @@ are the single-process run's.  Exact best response, expected value and NashConv 
 passes in the other modes.
 
 Faults: every ``checkpoint_every`` iterations each actor writes its subtrees' arrays to
-``checkpoint_dir`` and the driver keeps a copy of the trunk's.  An actor that dies is restarted by
-Ray (``max_restarts``) and its constructor reloads the last checkpoint; the driver rolls the trunk
-and the other actors back to the same iteration and redoes the iterations since, so the run ends
-with the result of an uninterrupted one.
+``checkpoint_dir`` (a path every machine sees) and the driver keeps a copy of the trunk's.  An
+actor that dies is restarted by Ray (``max_restarts``); the driver sends it its subtrees again,
+every actor reloads the last checkpoint, the trunk goes back to the same iteration and the
+iterations since are redone, so the run ends with the result of an uninterrupted one.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, PublicTree
 from ..public_tree.solver import VARIANTS, PublicTreeCFR, as_public_tree
 from ..solvers.cfr import regret_update
 
+#: seconds the driver waits for Ray to restart a dead worker
+RESTART_WAIT_S = 120.0
 #: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
 CUT = 4
 
@@ -253,8 +255,20 @@ def trunk_up(kind, player, first_child, n_children, board, stake, offset, leaf,
 class SubtreeWorker:
     """Holds some subtrees' regrets and averages; runs the core's pass on them (a Ray actor)."""
 
-    def __init__(self, index: int, pieces, n_hands, terminal_args, checkpoint_dir: str | None):
+    def __init__(self, index: int, n_hands, checkpoint_dir: str | None):
+        # small arguments only: Ray may free object-store arguments after the first creation, and
+        # a restarted actor runs this again (the driver then calls setup and restore)
         self.index = index
+        self.n_hands = tuple(n_hands)
+        self.pieces = None
+        self.path = None if checkpoint_dir is None else os.path.join(checkpoint_dir, f"worker{index}.npz")
+        self.iteration = 0
+
+    def setup(self, pieces, terminal_args) -> bool:
+        """The subtrees and the terminal data (zeros for the sums); False where already set up."""
+        if self.pieces is not None:
+            return False
+        n_hands = self.n_hands
         self.pieces = pieces
         self.n_hands = tuple(n_hands)
         self.targs = terminal_args
@@ -268,10 +282,7 @@ class SubtreeWorker:
         self.empty_i = np.zeros(0, dtype=np.int64)
         self.empty_b = np.zeros(0, dtype=np.int8)
         self.empty_f = np.zeros(0)
-        self.path = None if checkpoint_dir is None else os.path.join(checkpoint_dir, f"worker{index}.npz")
-        self.iteration = 0
-        if self.path and os.path.exists(self.path):  # a restarted actor: back to the last checkpoint
-            self.restore()
+        return True
 
     def pid(self) -> int:
         return os.getpid()
@@ -367,9 +378,9 @@ class SplitDriver(PublicTreeCFR):
             self.checkpoint_dir = self._own_dir.name
         os.makedirs(self.checkpoint_dir, exist_ok=True)
         actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
-        targs = self._targs_ref = ray.put(self._targs)  # kept: a restarted actor reads it again
-        self.actors = [actor.remote(w, self.pieces[w], tree.n_hands, targs, self.checkpoint_dir)
-                       for w in range(self.n_workers)]
+        self._setup = [(ray.put(self.pieces[w]), ray.put(self._targs)) for w in range(self.n_workers)]
+        self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
+        ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)])
         self.ray = ray
         self.bytes_total = 0
         self.compute_s = [0.0] * self.n_workers
@@ -418,7 +429,7 @@ class SplitDriver(PublicTreeCFR):
         while self.iteration < target:
             try:
                 self._iterate_one()
-            except self.ray.exceptions.RayActorError:
+            except (self.ray.exceptions.RayActorError, self.ray.exceptions.ActorUnavailableError):
                 self._recover()
                 continue
             if self.iteration % self.checkpoint_every == 0:
@@ -443,6 +454,23 @@ class SplitDriver(PublicTreeCFR):
         self.restarts += 1
         if self.restarts > self.max_restarts:
             raise ZerosumError(f"a Ray worker died {self.restarts} times; giving up")
+        fresh = [None] * len(self.actors)
+        deadline = time.monotonic() + RESTART_WAIT_S
+        while any(f is None for f in fresh):  # a restarting actor answers "unavailable" until it is back
+            for w, act in enumerate(self.actors):
+                if fresh[w] is None:
+                    try:
+                        fresh[w] = self.ray.get(act.setup.remote(*self._setup[w]))
+                    except self.ray.exceptions.ActorUnavailableError:
+                        pass
+                    except self.ray.exceptions.RayActorError:
+                        raise ZerosumError(f"Ray worker {w} died and was not restarted") from None
+            if time.monotonic() > deadline:
+                raise ZerosumError(f"a Ray worker died and was not back within {RESTART_WAIT_S:g} s")
+            if any(f is None for f in fresh):
+                time.sleep(0.2)
+        if not any(fresh):
+            raise ZerosumError("a Ray worker failed, but none was restarted")
         back = self.ray.get([a.restore.remote() for a in self.actors])
         regrets, average, iteration, nodes = self._saved_trunk
         if set(back) != {iteration}:
