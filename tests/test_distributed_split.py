@@ -92,8 +92,10 @@ def test_cli_ray_json_save_state_and_resume(ray_local, tmp_path):
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["workers"] == 2 and len(out["compute_s"]) == 2 and all(s > 0 for s in out["compute_s"])
-    # per iteration: reach vectors (2 x 13 floats) to and values (13) from each of the 91 subtrees, per pass
-    assert out["bytes_per_iteration"] == 2 * 91 * (2 * 13 + 13) * 8
+    # per pass: reach vectors (2 x 13 floats) to each worker for each cut chance node it holds subtrees of
+    # (a chance node's reach is the same for all of its cards), values (13) back from each of the 91 subtrees
+    assert sum(out["subtrees"]) == 91 and 1 <= max(out["cut_nodes"]) <= 91 // 13
+    assert out["bytes_per_iteration"] == 2 * (sum(out["cut_nodes"]) * 2 * 13 + 91 * 13) * 8
     assert out["nash_conv"] == pytest.approx(plain["nash_conv"], abs=1e-12)
     assert out["value"] == pytest.approx(plain["value"], abs=1e-12)
     a, b = json.loads((tmp_path / "p.json").read_text()), json.loads((tmp_path / "q.json").read_text())

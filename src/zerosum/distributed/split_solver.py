@@ -6,10 +6,14 @@ chance node roots a *subtree*; subtrees are dealt to the workers (Ray actors) by
 actor holds its subtrees' regrets and average sums, never sent anywhere.  One pass for player p:
 
 1. the driver walks the trunk top-down (reach vectors; the average at p's trunk nodes),
-2. sends each actor p's and the opponent's reach vectors at its subtree roots,
+2. sends each actor p's and the opponent's reach vectors at the cut chance nodes above its
+   subtrees (a chance node hands the same vectors to every card below it),
 3. each actor runs the core's pass (:func:`zerosum.public_tree.kernels.walk`) on each subtree
-   with those vectors as the "ranges" and returns the root's counterfactual value vector,
-4. the driver walks the trunk bottom-up from those values (regret updates at p's trunk nodes).
+   with those vectors as the "ranges" and returns each subtree root's counterfactual values,
+4. the driver adds them at each cut chance node in card order, as the single-process pass does
+   (the sums are not grouped per worker: CFR+'s floor makes a regret that is exactly zero in one
+   grouping and 1e-17 in another pick another strategy), and walks the trunk bottom-up from there
+   (regret updates at p's trunk nodes).
 
 Every node's arithmetic is the single-process pass's, in the same order, so alternating updates,
 discounting (the variant's rule, computed on the driver each pass and sent along) and averaging
@@ -191,16 +195,21 @@ def trunk_down(kind, player, first_child, n_children, offset, p, range_p, range_
 @njit(cache=True)
 def trunk_up(kind, player, first_child, n_children, board, stake, offset, leaf,
              evaluator, weight, signed, cards, const, order, start, strength,
-             p, range_p, src_p, mode, pre, pos, neg, floor, opp, val, leaf_val, cs):
-    """Bottom-up over the trunk from the subtrees' root values (``leaf_val[leaf[n]]`` at CUT
-    nodes); regret updates at p's nodes in mode 0.  Returns sum_i range_p(i) * value_root(i)."""
+             p, range_p, src_p, mode, pre, pos, neg, floor, opp, val, root_val, leaf_start, leaf_count, cs):
+    """Bottom-up over the trunk from the subtrees' root values (a CUT node, cut chance node
+    ``leaf[n]``, sums ``root_val[leaf_start[c] + k]`` over its cards k in order, as the
+    single-process pass sums children); regret updates at p's nodes in mode 0.  Returns sum_i range_p(i) * value_root(i)."""
     n_p = len(range_p)
     tot = np.empty(n_p)
     for n in range(len(kind) - 1, -1, -1):
         k = kind[n]
         if k == CUT:
+            r0 = leaf_start[leaf[n]]
             for i in range(n_p):
-                val[n, i] = leaf_val[leaf[n], i]
+                val[n, i] = root_val[r0, i]
+            for r in range(r0 + 1, r0 + leaf_count[leaf[n]]):
+                for i in range(n_p):
+                    val[n, i] += root_val[r, i]
             continue
         if k >= FOLD:
             if evaluator == 2:
@@ -264,12 +273,14 @@ class SubtreeWorker:
         self.path = None if checkpoint_dir is None else os.path.join(checkpoint_dir, f"worker{index}.npz")
         self.iteration = 0
 
-    def setup(self, pieces, terminal_args) -> bool:
-        """The subtrees and the terminal data (zeros for the sums); False where already set up."""
+    def setup(self, pieces, groups, terminal_args) -> bool:
+        """The subtrees, which of this worker's cut chance nodes each hangs below (``groups``), and
+        the terminal data (zeros for the sums); False where already set up."""
         if self.pieces is not None:
             return False
         n_hands = self.n_hands
         self.pieces = pieces
+        self.groups = np.asarray(groups, dtype=np.int64)
         self.n_hands = tuple(n_hands)
         self.targs = terminal_args
         self.regrets = [[np.zeros(pc.size[q]) for q in (0, 1)] for pc in pieces]
@@ -288,8 +299,9 @@ class SubtreeWorker:
         return os.getpid()
 
     def run_pass(self, p: int, mode: int, weight: float, rule, source: str, own_reach, opp_reach):
-        """Values [subtrees x hands of p] at this worker's subtree roots, the wall seconds it took
-        and the CPU seconds (less on a machine shared with other work)."""
+        """Reach vectors in, one row per cut chance node of this worker (a chance node passes them
+        unchanged to every subtree below it); out: the value vector at each subtree root, the
+        wall seconds it took and the CPU seconds (less on a machine shared with other work)."""
         t0, c0 = time.perf_counter(), time.process_time()
         pre, pos, neg, floor = rule
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
@@ -299,7 +311,8 @@ class SubtreeWorker:
             avg = self.average[k][p] if mode == kernels.UPDATE else self.empty_f
             m = len(pc.kind)
             val = self.val[:m]
-            kernels.walk(*pc.arrays(), *self.targs, p, own_reach[k], opp_reach[k], src[k][p], src[k][1 - p], mode,
+            g = self.groups[k]
+            kernels.walk(*pc.arrays(), *self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode,
                          avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
                          self.own[:m, :n_p], val[:, :n_p], self.cs, self.empty_i, self.empty_b, self.empty_f)
             out[k] = val[0, :n_p]
@@ -358,11 +371,17 @@ class SplitDriver(PublicTreeCFR):
         self.nodes_touched = 0
         trunk_nodes, self.cut, roots = cut_at_chance(tree)
         self.roots = roots
-        self.trunk = Piece(tree, np.concatenate([trunk_nodes, roots]), cut_leaves=roots)
-        self.trunk_leaf_nodes = np.flatnonzero(self.trunk.kind == CUT)  # local ids, in leaf order
+        # the cut chance nodes are the trunk's leaves: their reach goes out, their value comes back
+        self.trunk = Piece(tree, trunk_nodes, cut_leaves=self.cut)
+        self.trunk_leaf_nodes = np.flatnonzero(self.trunk.kind == CUT)  # local ids, in cut order
         subs = subtree_nodes(tree, roots)
         self.assignment = deal([len(s) for s in subs], self.n_workers)
+        below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
+        self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
+        groups = [np.searchsorted(self.worker_cuts[w], below[ks]) for w, ks in enumerate(self.assignment)]
         self.pieces = [[Piece(tree, subs[k]) for k in ks] for ks in self.assignment]
+        self._leaf_count = tree.n_children[self.cut].astype(np.int64)  # roots are in cut order, then card order
+        self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
         self.regrets = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
         self.average = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
         width = max(tree.n_hands)
@@ -378,7 +397,7 @@ class SplitDriver(PublicTreeCFR):
             self.checkpoint_dir = self._own_dir.name
         os.makedirs(self.checkpoint_dir, exist_ok=True)
         actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
-        self._setup = [(ray.put(self.pieces[w]), ray.put(self._targs)) for w in range(self.n_workers)]
+        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs)) for w in range(self.n_workers)]
         self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
         ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)])
         self.ray = ray
@@ -403,23 +422,24 @@ class SplitDriver(PublicTreeCFR):
                    self.average[p] if mode == kernels.UPDATE else np.zeros(0), float(weight), opp, own)
         leaves = self.trunk_leaf_nodes
         refs = []
-        for w, ks in enumerate(self.assignment):
-            own_r, opp_r = own[leaves[ks]], opp[leaves[ks]]
+        for w in range(self.n_workers):
+            rows = leaves[self.worker_cuts[w]]
+            own_r, opp_r = own[rows], opp[rows]
             self.bytes_total += own_r.nbytes + opp_r.nbytes
             refs.append(self.actors[w].run_pass.remote(p, mode, weight, tuple(rule), source, own_r, opp_r))
         self.driver_s += time.perf_counter() - t0
         results = self.ray.get(refs)
         t0 = time.perf_counter()
-        leaf_val = np.zeros((len(leaves), n_p))
+        root_val = np.empty((len(self.roots), n_p))
         for w, (vals, secs, cpu) in enumerate(results):
-            leaf_val[self.assignment[w]] = vals
+            root_val[self.assignment[w]] = vals
             self.bytes_total += vals.nbytes
             self.compute_s[w] += secs
             self.cpu_s[w] += cpu
         pre, pos, neg, floor = rule
         value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
                          *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
-                         self._val[:, :n_p], leaf_val, self._cs)
+                         self._val[:, :n_p], root_val, self._leaf_start, self._leaf_count, self._cs)
         self.driver_s += time.perf_counter() - t0
         self.passes += 1
         return value
@@ -530,7 +550,8 @@ class SplitDriver(PublicTreeCFR):
         its = max(self.passes, 1) / 2
         return {"workers": self.n_workers, "bytes_per_iteration": self.bytes_total / its if self.passes else 0,
                 "compute_s": list(self.compute_s), "cpu_s": list(self.cpu_s), "driver_s": self.driver_s, "restarts": self.restarts,
-                "subtrees": [len(ks) for ks in self.assignment], "trunk_nodes": len(self.trunk.kind)}
+                "subtrees": [len(ks) for ks in self.assignment],
+                "cut_nodes": [len(c) for c in self.worker_cuts], "trunk_nodes": len(self.trunk.kind)}
 
     # --- saving and resuming: the single-process solver's state file ------------------------------
     def state_dict(self) -> dict:
