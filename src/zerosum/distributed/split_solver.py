@@ -39,7 +39,7 @@ from numba import njit
 from ..errors import ZerosumError
 from ..public_tree import kernels
 from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, PublicTree
-from ..public_tree.solver import VARIANTS, PublicTreeCFR, as_public_tree
+from ..public_tree.solver import PER_NODE_BYTES, VARIANTS, PublicTreeCFR, as_public_tree
 from ..solvers.cfr import regret_update
 
 #: seconds the driver waits for Ray to restart a dead worker
@@ -53,7 +53,8 @@ class Piece:
     consecutive), with its own flat [action x hand] offsets and, per player, the global flat index
     of every local entry (``gidx[p]``) to gather and scatter the global arrays."""
 
-    def __init__(self, tree: PublicTree, nodes: np.ndarray, cut_leaves: np.ndarray | None = None):
+    def __init__(self, tree: PublicTree, nodes: np.ndarray, cut_leaves: np.ndarray | None = None,
+                 forest_roots: int = 0):
         nodes = np.sort(nodes)
         local = np.full(tree.n_nodes, -1, dtype=np.int64)
         local[nodes] = np.arange(len(nodes))
@@ -67,6 +68,11 @@ class Piece:
         fc = tree.first_child[nodes]
         self.first_child = np.where((fc >= 0) & (self.kind != CUT), local[np.maximum(fc, 0)], -1).astype(np.int64)
         self.n_children = np.where(self.kind == CUT, 0, tree.n_children[nodes]).astype(np.int64)
+        if forest_roots:  # node 0 is a cut chance node over some of its cards' subtrees (a forest)
+            if not np.array_equal(tree.parent[nodes[1:forest_roots + 1]], np.full(forest_roots, nodes[0])):
+                raise AssertionError("forest: the subtree roots are not the first nodes after the chance node")
+            self.first_child[0], self.n_children[0] = 1, forest_roots
+        self.n_roots = forest_roots
         self.board = tree.board[nodes].copy()
         self.stake = tree.stake[nodes].copy()
         self.offset = np.full(len(nodes), -1, dtype=np.int64)
@@ -305,7 +311,8 @@ class SubtreeWorker:
         t0, c0 = time.perf_counter(), time.process_time()
         pre, pos, neg, floor = rule
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
-        out = np.empty((len(self.pieces), n_p))
+        out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p))
+        row = 0
         src = self.regrets if source == "regrets" else self.average
         for k, pc in enumerate(self.pieces):
             avg = self.average[k][p] if mode == kernels.UPDATE else self.empty_f
@@ -315,7 +322,8 @@ class SubtreeWorker:
             kernels.walk(*pc.arrays(), *self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode,
                          avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
                          self.own[:m, :n_p], val[:, :n_p], self.cs, self.empty_i, self.empty_b, self.empty_f)
-            out[k] = val[0, :n_p]
+            out[row:row + pc.n_roots] = val[1:1 + pc.n_roots, :n_p]
+            row += pc.n_roots
         return out, time.perf_counter() - t0, time.process_time() - c0
 
     def arrays(self):
@@ -378,8 +386,22 @@ class SplitDriver(PublicTreeCFR):
         self.assignment = deal([len(s) for s in subs], self.n_workers)
         below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
         self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
-        groups = [np.searchsorted(self.worker_cuts[w], below[ks]) for w, ks in enumerate(self.assignment)]
-        self.pieces = [[Piece(tree, subs[k]) for k in ks] for ks in self.assignment]
+        # one walk per forest: a cut chance node over a run of this worker's subtrees below it, as
+        # many as per-node vectors of PER_NODE_BYTES hold (fewer Numba calls than one per card)
+        cap = max(PER_NODE_BYTES // (16 * max(tree.n_hands)), 1)
+        self.pieces, groups = [], []
+        for w, ks in enumerate(self.assignment):
+            forests, runs = [], []
+            for k in ks:
+                if runs and below[runs[-1][-1]] == below[k] and sum(len(subs[j]) for j in runs[-1]) + len(subs[k]) < cap:
+                    runs[-1].append(k)
+                else:
+                    runs.append([k])
+            for run in runs:
+                nodes = np.concatenate([[self.cut[below[run[0]]]], *[subs[j] for j in run]])
+                forests.append(Piece(tree, nodes, forest_roots=len(run)))
+            self.pieces.append(forests)
+            groups.append(np.searchsorted(self.worker_cuts[w], [below[run[0]] for run in runs]))
         self._leaf_count = tree.n_children[self.cut].astype(np.int64)  # roots are in cut order, then card order
         self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
         self.regrets = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
