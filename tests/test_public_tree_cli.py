@@ -64,7 +64,7 @@ def test_history_tree_refused_before_any_work():
     assert r.exit_code == 1 and "7,575,777,721 histories" in r.output and "--form public-tree" in r.output
     r = run("solve", "kuhn", "--form", "public-tree", "-n", "1")
     assert r.exit_code == 1 and "no public-tree form" in r.output
-    r = run("solve", "poker", "-a", "es-mccfr", "-n", "1")
+    r = run("solve", "poker", "-a", "es-mccfr", "--form", "public-tree", "-n", "1")
     assert r.exit_code == 1 and "does not run on the public tree" in r.output
 
 
@@ -72,3 +72,13 @@ def test_pcs_mccfr_from_the_cli():
     r = run("solve", "poker", "-a", "pcs-mccfr", "-n", "300", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["nash_conv"] < 4.7  # uniform: 4.747
+
+
+def test_algorithms_without_a_public_form_use_the_history_tree():
+    r = run("solve", "poker", "-a", "es-mccfr", "-n", "100", "--seed", "1", "--json")
+    assert r.exit_code == 0, r.output
+    assert "form" not in json.loads(r.output)  # the history tree's result
+    r = run("solve", "poker", "-n", "20", "--simultaneous", "--json")
+    assert r.exit_code == 0 and "form" not in json.loads(r.output)
+    r = run("solve", "holdem", "--param", "board=Ks7d2c9h", "-a", "lp")
+    assert r.exit_code == 1 and "histories" in r.output  # no history tree for the full turn subgame

@@ -175,7 +175,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
 
         check_workers(workers)
         check_ray_game(g, form, algorithm)
-    if ray_address is not None or resolve_form(g, form) == "public-tree" or algorithm == "pcs-mccfr":
+    if ray_address is not None or resolve_form(g, form, algorithm, simultaneous) == "public-tree" \
+            or algorithm == "pcs-mccfr":
         if algorithm == "pcs-mccfr":
             resolve_form(g, "public-tree")
         run = solve_split if ray_address else solve_public

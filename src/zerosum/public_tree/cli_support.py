@@ -21,10 +21,15 @@ FORMS = ("public-tree", "history-tree")
 FIRST_ACTION_HANDS = 13
 
 
-def resolve_form(game, form: str | None) -> str:
-    """The form to compile ``game`` to; refuses one it does not have or cannot hold, before any work."""
+def resolve_form(game, form: str | None, algorithm: str | None = None, simultaneous: bool = False) -> str:
+    """The form to compile ``game`` to; refuses one it does not have or cannot hold, before any work.
+    Without ``--form``: the public tree where the game has one and the algorithm runs on it
+    (alternating CFR-family updates), the history tree otherwise."""
     if form is None:
-        form = "public-tree" if has_public_tree(game) else "history-tree"
+        from .solver import VARIANTS
+
+        runs_there = algorithm is None or (algorithm in VARIANTS and not simultaneous)
+        form = "public-tree" if has_public_tree(game) and runs_there else "history-tree"
     if form not in FORMS:
         raise ZerosumError(f"unknown form {form!r}; choose public-tree or history-tree")
     if form == "public-tree" and not has_public_tree(game):
