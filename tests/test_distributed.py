@@ -47,3 +47,14 @@ def test_run_all_keeps_order(ray_local):
     from zerosum.distributed.parallel import run_all
 
     assert run_all(pow, [(k, 2) for k in range(7)], "auto", 2) == [k * k for k in range(7)]
+
+
+def test_nothing_imports_ray_without_the_option():
+    import subprocess
+    import sys
+
+    code = ("import sys; from click.testing import CliRunner; from zerosum.cli import cli; "
+            "r = CliRunner().invoke(cli, ['solve', 'kuhn', '-n', '3', '--json']); "
+            "assert r.exit_code == 0, r.output; print('ray' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
