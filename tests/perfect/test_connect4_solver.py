@@ -217,6 +217,28 @@ def test_small_boards_match_plain_negamax(width, height, min_moves):
     check()
 
 
+@pytest.mark.parametrize("knobs", [dict(split=0), dict(split=99), dict(tt_min=99), dict(sort_min=0, tt_min=0),
+                                   dict(sort_min=99, mtdf=False), dict(small_log2=10)])
+def test_tuning_knobs_change_the_work_never_the_scores(knobs):
+    # every node in the big table, every node in the small one, no table at all, tables and
+    # ordering everywhere, no ordering and Pons's bisection, a small table under pressure
+    value, from_moves, won = reference_solver(5, 4)
+    solver = Connect4Solver(5, 4, table_size_log2=16, **knobs)
+    default = Connect4Solver(5, 4, table_size_log2=16)
+    nodes = []
+    for picks in range(40):
+        moves = legal_sequence(5, 4, [(picks * 7919 + i * 104729) % 1000 for i in range(picks % 9)])
+        if any(won(moves[:i]) for i in range(1, len(moves) + 1)):
+            continue
+        expected = value(from_moves(moves))
+        assert solver.solve(moves) == expected == default.solve(moves), moves
+        nodes.append((solver.nodes, default.nodes))
+        assert solver.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
+        default.solve(moves, weak=True)
+    assert len(nodes) > 20
+    assert any(a != b for a, b in nodes)  # the knob did change the search
+
+
 def test_small_board_analyze_matches_plain_negamax():
     value, from_moves, won = reference_solver(5, 4)
     solver = Connect4Solver(5, 4, table_size_log2=16)

@@ -10,16 +10,22 @@ J. Allen (1989) and V. Allis (1988, "A knowledge-based approach of Connect-Four"
   move), each column taking ``height + 1`` bits (one padding bit on top), so that a move is an
   addition, alignments are a few shifts and ``position + mask`` is a unique key;
 * negamax with alpha-beta, the score bounded before searching by the number of stones left;
-* the exact score is found by a binary search on the score with null windows
-  ``[m, m+1]`` ("iterative null-window search", cf. MTD(f), Plaat et al. 1996), each one cheap;
-  the weak solver only asks for the sign (window ``[-1, 1]``);
-* a transposition table that stores, per key, a lower or an upper bound (never an exact value:
-  a null-window search proves only bounds), with Pons's compact layout: a prime number of slots,
-  a 32-bit partial key (the Chinese remainder theorem makes key mod size + key mod 2^32 unique);
+* the exact score is found by MTD(f) (Plaat et al. 1996): null-window searches ``[m, m+1]``, each
+  proving the score above or below ``m``, the next probe taken from the bound just returned, the
+  first at 0; the weak solver only asks for the sign (bounds ``[-1, 1]``);
+* two transposition tables of bounds (never exact values: a null-window search proves only
+  bounds).  Nodes with at least ``split`` (18) empty cells use the big one (Pons's compact layout:
+  a prime number of buckets, a 32-bit partial key, unique by the Chinese remainder theorem; two
+  slots per bucket).  Nodes nearer the end, far more numerous and cheaper to search again, use a
+  small one (2**15 slots, 512 KiB, in cache) holding whole keys; nodes with fewer than 4 empty
+  cells use none.  Reading the big table costs a cache miss, which was most of a node's time;
 * the best move of each node is also remembered and tried first when the node is visited again,
-  which the many null-window passes do all the time;
+  which the repeated null-window passes do all the time;
 * moves are ordered by the number of winning cells they create (threats), centre columns first,
-  and moves that let the opponent win at once are never played (anticipation of immediate losses).
+  when at least 12 cells are empty (nearer the end, centre first only), and moves that let the
+  opponent win at once are never played (anticipation of immediate losses);
+* the search runs on an explicit stack and pauses every ``BUDGET`` nodes: Python regains control
+  (Ctrl-C lands) and calls it again to resume where it stopped.
 
 Score convention (Pons's test sets): from the point of view of the player to move, 0 for a draw,
 positive for a win: ``(width*height + 1)//2 + 1`` minus the number of stones the winner has played
@@ -527,8 +533,12 @@ class Connect4Solver:
 
     ``solve(moves)`` gives the score of the position after ``moves`` for the player to move,
     ``analyze(moves)`` the score of every column, ``best_move(moves)`` a best column (1-based).
-    The transposition table (``2**table_size_log2`` slots, 8 bytes each) persists between
-    calls; ``reset()`` empties it.  ``nodes`` is the number of nodes searched by the last call.
+    The transposition tables (the big one ``2**table_size_log2`` slots of 8 bytes, the small one
+    ``2**small_log2`` slots of 16) persist between calls; ``reset()`` empties them.  ``nodes`` is
+    the number of nodes searched by the last call.  The tuning knobs (``tt_min``: no table below
+    that many empty cells, ``sort_min``: threat ordering from that many, ``split``: the big table
+    from that many, ``mtdf``: MTD(f) rather than Pons's bisection of the score range) change the
+    work, never a score.
     """
 
     #: nodes searched per compiled call: between two calls Python can raise KeyboardInterrupt
