@@ -109,6 +109,8 @@ def test_ray_errors_are_one_line(ray_local):
     assert r.exit_code == 1 and "no public tree" in r.output and "Traceback" not in r.output
     r = _solve("-n", "1", "--ray", "auto", "--workers", "0")
     assert r.exit_code == 1 and "--workers must be at least 1" in r.output
+    r = _solve("-n", "1", "--ray", "auto", "--workers", "3")  # the test's instance has 2 CPUs: no hang
+    assert r.exit_code == 1 and "has 2 CPUs, fewer than --workers 3" in r.output
     with pytest.raises(ZerosumError, match="no public chance"):
         from zerosum.distributed.split_solver import split_solver
 

@@ -59,5 +59,7 @@ def start(address: str, workers: int | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 (Ray raises several kinds: ConnectionError, RuntimeError, ...)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ZerosumError(f"could not start or join Ray at {address}: {first}") from None
-    cpus = int(ray.cluster_resources().get("CPU", 1))
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if workers is not None and workers > cpus:  # actors of one CPU each would wait for ever
+        raise ZerosumError(f"the Ray cluster at {address} has {cpus} CPUs, fewer than --workers {workers}")
     return workers if workers is not None else max(cpus, 1)

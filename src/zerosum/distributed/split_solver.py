@@ -42,8 +42,9 @@ from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, PublicTree
 from ..public_tree.solver import PER_NODE_BYTES, VARIANTS, PublicTreeCFR, as_public_tree
 from ..solvers.cfr import regret_update
 
-#: seconds the driver waits for Ray to restart a dead worker
+#: seconds the driver waits for Ray to restart a dead worker, and for the workers to start
 RESTART_WAIT_S = 120.0
+START_WAIT_S = 300.0
 #: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
 CUT = 4
 
@@ -339,6 +340,7 @@ class SubtreeWorker:
     def save(self, iteration: int) -> None:
         arrays = {f"{key}{k}_{q}": a for key, src in (("r", self.regrets), ("a", self.average))
                   for k, pair in enumerate(src) for q, a in enumerate(pair)}
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)  # on another machine too
         tmp = self.path + ".tmp.npz"
         np.savez(tmp, iteration=iteration, **arrays)
         os.replace(tmp, self.path)  # a crash mid-write leaves the previous checkpoint whole
@@ -421,7 +423,12 @@ class SplitDriver(PublicTreeCFR):
         actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
         self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs)) for w in range(self.n_workers)]
         self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
-        ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)])
+        try:  # an actor that cannot be placed (too few CPUs, a node gone) is an error, not a hang
+            ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)], timeout=START_WAIT_S)
+        except ray.exceptions.GetTimeoutError:
+            self.close()
+            raise ZerosumError(f"{self.n_workers} Ray workers did not start within {START_WAIT_S:g} s; "
+                               f"does the cluster have {self.n_workers} free CPUs?") from None
         self.ray = ray
         self.bytes_total = 0
         self.compute_s = [0.0] * self.n_workers
