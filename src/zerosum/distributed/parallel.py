@@ -15,6 +15,7 @@ def _call(fn, *args):
 
 
 def run_all(fn, calls, ray: str | None = None, workers: int | None = None) -> list:
+    """``[fn(*c) for c in calls]``, serially or as Ray tasks (at most ``workers`` at once), in order."""
     calls = [tuple(c) for c in calls]
     if ray is None:
         return [fn(*c) for c in calls]

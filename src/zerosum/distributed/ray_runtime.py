@@ -18,11 +18,13 @@ CONNECT_TIMEOUT_S = 5.0
 
 
 def check_workers(workers: int | None) -> None:
+    """Refuse --workers below 1 before anything starts."""
     if workers is not None and workers < 1:
         raise ZerosumError(f"--workers must be at least 1, got {workers}")
 
 
 def import_ray():
+    """Ray, or a one-line error saying how to install it."""
     try:
         import ray
     except ImportError:

@@ -32,6 +32,7 @@ def check_ray_game(game, form, algorithm) -> None:
 
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
                 progress_bar, quiet: bool, ray: str = "auto", workers: int | None = None) -> dict:
+    """The result dict of ``zerosum solve ... --ray`` (see the module docstring)."""
     from ..cli.common import load_state, parse_params, save_state
     from ..public_tree.cli_support import first_actions_public, public_sizes
     from ..public_tree.compile import public_tree

@@ -89,6 +89,7 @@ class Piece:
         self.size = used
 
     def arrays(self):
+        """The node arrays in the order the core's kernels take them."""
         return (self.kind, self.player, self.first_child, self.n_children, self.board, self.stake, self.offset)
 
 
@@ -303,6 +304,7 @@ class SubtreeWorker:
         return True
 
     def pid(self) -> int:
+        """This actor's process id (the fault test kills it)."""
         return os.getpid()
 
     def run_pass(self, p: int, mode: int, weight: float, rule, source: str, own_reach, opp_reach):
@@ -332,12 +334,14 @@ class SubtreeWorker:
         return self.regrets, self.average
 
     def load(self, regrets, average) -> None:
+        """Replace the subtrees' sums (a resumed run)."""
         for k in range(len(self.pieces)):
             for q in (0, 1):
                 self.regrets[k][q][:] = regrets[k][q]
                 self.average[k][q][:] = average[k][q]
 
     def save(self, iteration: int) -> None:
+        """Write the subtrees' sums to this worker's checkpoint file."""
         arrays = {f"{key}{k}_{q}": a for key, src in (("r", self.regrets), ("a", self.average))
                   for k, pair in enumerate(src) for q, a in enumerate(pair)}
         os.makedirs(os.path.dirname(self.path), exist_ok=True)  # on another machine too
@@ -347,6 +351,7 @@ class SubtreeWorker:
         self.iteration = iteration
 
     def restore(self) -> int:
+        """Back to the checkpoint file; returns its iteration."""
         with np.load(self.path) as z:
             for k in range(len(self.pieces)):
                 for q in (0, 1):
@@ -562,11 +567,13 @@ class SplitDriver(PublicTreeCFR):
         return regrets, average
 
     def average_policy(self):
+        """The average strategy of the whole tree (gathered from the workers)."""
         from ..public_tree.policy import PublicPolicy
 
         return PublicPolicy.from_sums(self.tree, self.gather()[1])
 
     def current_policy(self):
+        """The current strategy (regret matching) of the whole tree."""
         from ..public_tree.policy import PublicPolicy
 
         return PublicPolicy.from_sums(self.tree, self.gather()[0])
@@ -576,6 +583,7 @@ class SplitDriver(PublicTreeCFR):
         return sum(a.nbytes for a in self.regrets + self.average) + self._opp.nbytes * 3
 
     def stats(self) -> dict:
+        """The JSON's distributed fields (workers, bytes per iteration, seconds per worker, ...)."""
         its = max(self.passes, 1) / 2
         return {"workers": self.n_workers, "bytes_per_iteration": self.bytes_total / its if self.passes else 0,
                 "compute_s": list(self.compute_s), "cpu_s": list(self.cpu_s), "driver_s": self.driver_s, "restarts": self.restarts,
@@ -615,6 +623,7 @@ class SplitDriver(PublicTreeCFR):
         self._save_checkpoint()
 
     def close(self) -> None:
+        """Stop the actors and remove a checkpoint directory this solver made."""
         for a in self.actors:
             self.ray.kill(a, no_restart=True)
         self.actors = []
