@@ -130,3 +130,81 @@ def test_games_lists_the_family_with_sizes():
     assert r.exit_code == 0, r.output
     row = next(g for g in json.loads(r.output)["games"] if g["name"] == "poker")
     assert row["sizes"]["histories"] == 1939 and row["sizes"]["infosets"] == [144, 144]
+
+
+def test_both_pairing_the_public_card_split_the_pot():
+    """With 3 or more copies both players can pair the public card: equal ranks, so a split."""
+    g = PokerGame(ranks=4, copies=4)
+    h = g.root()._replace(cards="KKK", rounds=("rc", "rrc"))
+    assert g.player(h) == TERMINAL
+    assert g.payoff(h) == 0.0
+    assert g.payoff(h._replace(cards="KQK")) == 11.0 and g.payoff(h._replace(cards="QKK")) == -11.0
+
+
+def _brute_force_value(game, policy_of):
+    """Player 0's expected payoff of a policy, over an explicit deck of (rank, copy) cards, with the
+    pot and the showdown rule written here (a card pairing the public card wins, otherwise the
+    higher card, equal ranks split); the game supplies only who acts and the legal actions."""
+    from collections import Counter
+    from itertools import permutations
+
+    deck = [(c, i) for c in game.labels for i in range(game.copies)]
+    deals = Counter("".join(c for c, _ in cards) for cards in permutations(deck, 3))
+    total = sum(deals.values())
+    rank = {c: i for i, c in enumerate(game.labels)}
+
+    def value(cards, rounds, put):
+        betting = rounds[-1]
+        who = game.player(game.root()._replace(cards=cards[:len(rounds) + 1], rounds=rounds))
+        if betting.endswith("f"):
+            folder = (len(betting) - 1) % 2
+            return -put[0] if folder == 0 else put[1]
+        if who == TERMINAL:
+            mine, yours, public = cards
+            s0 = (2 if mine == public else 0) + rank[mine] / 100
+            s1 = (2 if yours == public else 0) + rank[yours] / 100
+            return 0.0 if s0 == s1 else (put[1] if s0 > s1 else -put[0])
+        if len(betting) >= 2 and betting.endswith("c"):  # the public card: already in ``cards``
+            return value(cards, rounds + ("",), put)
+        me = len(betting) % 2
+        public = cards[2] if len(rounds) == 2 else ""
+        out = 0.0
+        for a, prob in policy_of(me, cards[me], public + ":" + "/".join(rounds)).items():
+            q = list(put)
+            if a == "c":
+                q[me] = q[1 - me]
+            elif a == "r":
+                q[me] = q[1 - me] + game.bets[len(rounds) - 1]
+            out += prob * value(cards, rounds[:-1] + (betting + a,), q)
+        return out
+
+    return sum(n / total * value(cards, ("",), [game.ante, game.ante]) for cards, n in deals.items())
+
+
+def test_both_forms_agree_with_brute_force_when_both_can_pair():
+    """poker(ranks=4, copies=4): the value of a random policy on the history tree and on the public
+    tree equals a brute-force sum over the deck, and both forms give the same NashConv."""
+    from zerosum.evaluation import evaluate
+    from zerosum.public_tree.build import poker_public_tree
+    from zerosum.public_tree.policy import PublicPolicy
+
+    game = PokerGame(ranks=4, copies=4)
+    cg = compiled(game)
+    rng = np.random.default_rng(7)
+    for rank_form in (True, False):
+        tree = poker_public_tree(game, rank_form=rank_form)
+        sums = [rng.random(n) for n in tree.infoset_actions()]
+        policy = PublicPolicy.from_sums(tree, sums)
+        node_of = {label: n for n, label in enumerate(tree.labels)}
+
+        def policy_of(player, hand, public, policy=policy, tree=tree):
+            n = node_of[public]
+            table = policy.table(n)
+            i = tree.hand_labels[player].index(hand)
+            return {a: table[k, i] for k, a in enumerate(tree.action_labels[n])}
+
+        brute = _brute_force_value(game, policy_of)
+        mine = policy.evaluate()
+        on_history = evaluate(cg, policy.to_tabular(cg))
+        assert abs(mine["value"] - brute) < 1e-12 and abs(on_history.value - brute) < 1e-12
+        assert abs(on_history.nash_conv - mine["nash_conv"]) < 1e-12

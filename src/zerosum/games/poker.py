@@ -212,14 +212,14 @@ class PokerGame(Game):
             folder = (len(betting) - 1) % 2
             return -put[0] if folder == 0 else put[1]
         mine, yours = h.cards[0], h.cards[1]
+        if mine == yours:  # equal ranks split, also when both pair the public card (copies >= 3)
+            return 0.0
         if self.rounds == 2:
             public = h.cards[2]
             if mine == public:
                 return put[1]
             if yours == public:
                 return -put[0]
-        if mine == yours:
-            return 0.0
         return put[1] if self._rank[mine] > self._rank[yours] else -put[0]
 
     def infoset(self, h):

@@ -68,19 +68,16 @@ def rank_terminals(game: PokerGame) -> RankTerminals:
     board_rank = np.array([-1] + list(range(r)) if game.rounds == 2 else [-1], dtype=np.int64)
     const = np.array([k / (n * (n - 1)) if b < 0 else k / (n * (n - 1) * (n - 2)) for b in board_rank])
     order = np.empty((boards, r), dtype=np.int64)
-    tie = 0
     for b in range(boards):
         strength = np.arange(r, dtype=np.int64)
         if board_rank[b] >= 0:
             strength[board_rank[b]] = r
         order[b] = np.argsort(strength, kind="stable")
+        # equal ranks split, including two hands that both pair the public card (copies >= 3)
         expect = np.sign(strength[:, None] - strength[None, :]).astype(float)
-        if board_rank[b] >= 0 and k >= 3:
-            tie = int(signs[b, board_rank[b], board_rank[b]] > 0)
-            expect[board_rank[b], board_rank[b]] = signs[b, board_rank[b], board_rank[b]]
         if (game.rounds == 1 or b > 0) and not np.array_equal(expect[possible[b]], signs[b][possible[b]]):
             raise AssertionError("the showdown is not a strength order")
-    return RankTerminals(copies=k, const=const, board_rank=board_rank, order=order, pair_tie_to_p0=tie)
+    return RankTerminals(copies=k, const=const, board_rank=board_rank, order=order)
 
 
 def poker_public_tree(game: PokerGame, rank_form: bool = True) -> PublicTree:

@@ -120,8 +120,8 @@ def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, s
 
 
 @njit(cache=True, inline="always")
-def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, order, board_rank):
-    """RankTerminals (see terminals.py): O(ranks) per terminal."""
+def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order, board_rank):
+    """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split."""
     r = val.shape[1]
     total = 0.0
     for j in range(r):
@@ -153,8 +153,6 @@ def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, tie_to_p0, const, or
             v = k * a * (below - above)
             if i != bb:
                 v += k * opp[orow, bb]
-            elif tie_to_p0 != 0:
-                v += (1.0 if p == 0 else -1.0) * (k - 1) * (k - 2) * y
             val[n, i] = scale * v
         below += y
 

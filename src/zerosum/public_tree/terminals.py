@@ -86,10 +86,7 @@ class RankTerminals:
     copies: int
     const: np.ndarray  # [boards] c(b): k / (n (n - 1)) without a public card, k / (n (n - 1) (n - 2)) with one
     board_rank: np.ndarray  # [boards] rank of the public card, -1 for none
-    order: np.ndarray  # [boards, ranks] ranks by increasing showdown strength
-    #: 1 where a showdown of two hands that both pair the board goes to player 0 (the family's
-    #: rule as written in games/poker.py), 0 where it is split
-    pair_tie_to_p0: int
+    order: np.ndarray  # [boards, ranks] ranks by increasing showdown strength (equal ranks split)
 
     kind = RANKS
 
@@ -98,5 +95,5 @@ class RankTerminals:
 
     def kernel_args(self):
         e3 = np.zeros((0, 0, 0))
-        meta = np.array([self.copies, self.pair_tie_to_p0], dtype=np.int64)
+        meta = np.array([self.copies, 0], dtype=np.int64)
         return (RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel(), self.board_rank, meta)
