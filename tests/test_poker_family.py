@@ -117,12 +117,39 @@ def test_bad_parameters_are_refused(bad):
         PokerGame(**bad)
 
 
-def test_too_large_member_is_refused_with_the_estimate():
-    with pytest.raises(ZerosumError, match=r"1,913,432 histories would need about [0-9.]+ GB"):
-        PokerGame(ranks=13, copies=4, raises=8, max_bytes=10**8)
+def test_too_large_member_is_refused_with_the_estimate(monkeypatch):
+    """The history tree's size is checked where it is compiled, before any work, with the exact count;
+    the member itself is fine (it runs on the public tree)."""
+    game = PokerGame(ranks=13, copies=4, raises=7, max_bytes=10**8)  # a member no other test compiles
+    seen = []
+    with pytest.raises(ZerosumError, match=r"1,490,594 histories would need about [0-9.]+ GB"):
+        compiled(game, progress=seen.append)
+    assert seen == []  # refused before the walk
+    # the CLI: --form history-tree, or an algorithm that needs the history tree
+    import zerosum.games.poker as poker_module
+
+    monkeypatch.setattr(poker_module, "_available_memory", lambda: 10**9)
+    base = ["solve", "poker", "--param", "ranks=13", "--param", "copies=4", "--param", "raises=8", "-n", "1"]
+    for extra in (["--form", "history-tree"], ["-a", "lp"]):
+        r = CliRunner().invoke(cli, base + extra)
+        assert r.exit_code == 1 and "too large for the history tree: 1,913,432 histories" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1
+    # a member too large even for the public tree is refused by the constructor
+    with pytest.raises(ZerosumError, match=r"too large even for the public tree: 649,386 public nodes"):
+        PokerGame(ranks=13, copies=4, raises=64, max_bytes=10**8)
+
+
+def test_member_beyond_the_history_tree_runs_on_the_public_tree():
+    """raises=64 on 13 ranks x 4 copies: 109,746,248 histories (55 GB as a history tree), 649,386
+    public nodes; the history count is exact (the same formula the history tree checks against)."""
     r = CliRunner().invoke(cli, ["solve", "poker", "--param", "ranks=13", "--param", "copies=4",
-                                             "--param", "raises=64", "-n", "1"])
-    assert r.exit_code == 1 and "too large" in r.output and "GB" in r.output
+                                 "--param", "raises=64", "-a", "cfr+", "-n", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["form"] == "public-tree" and out["histories"] == 109_746_248 and out["public_nodes"] == 649_386
+    assert PokerGame(ranks=13, copies=4, raises=64).estimated_sizes()["compile_bytes"] > 5e10
+    row = out["checkpoints"][-1]
+    assert row["iteration"] == 1 and 0 < out["nash_conv"] < float("inf")
 
 
 def test_games_lists_the_family_with_sizes():

@@ -423,5 +423,8 @@ def compiled(game: Game, progress=None) -> CompiledGame:
     (``progress``: see :func:`compile_game`)."""
     found = _CACHE.get(game.id)
     if found is None:
+        check = getattr(game, "check_history_tree", None)  # games that count their histories exactly
+        if check is not None:
+            check()
         found = _CACHE[game.id] = compile_game(game, progress=progress)
     return found

@@ -13,9 +13,10 @@ Player 0 acts first in each round.  Actions are ``f`` (fold, only facing a bet),
 or call) and ``r`` (bet or raise, while raises are left).  At the showdown a card pairing the
 public card wins, otherwise the higher card; equal ranks split the pot.
 
-Larger members grow fast (about ranks**3 deals times the betting trees), so the constructor
-counts the histories before anything is built and refuses, with the estimate, a member whose
-compiled form would not fit in memory.
+Larger members grow fast (about ranks**3 deals times the betting trees).  Histories and public
+nodes are counted before anything is built: the constructor refuses a member whose public tree
+would not fit in memory, and :meth:`PokerGame.check_history_tree` (called where the history tree is
+compiled) one whose history tree would not.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ ALPHABET = "23456789TJQKA"
 #: peak bytes per history while compiling with the generic compiler (measured: 885 MB peak RSS
 #: for 1,913,432 histories), with a margin
 COMPILE_BYTES_PER_HISTORY = 500
+#: peak bytes per public node while building the public tree and solving on it: the node's arrays
+#: and label, plus per hand its regrets and average (per action) and working vectors, with a margin
+PUBLIC_BYTES_PER_NODE = 400
+PUBLIC_BYTES_PER_NODE_HAND = 100
 
 
 class PokerHistory(NamedTuple):
@@ -107,13 +112,31 @@ class PokerGame(Game):
         if self.ante < 0:
             raise ZerosumError(f"poker: ante must be non-negative, got {ante}")
         self.labels = rank_labels(ranks)
+        self.max_bytes = max_bytes
         est = self.estimated_sizes()
-        limit = int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+        limit = self._memory_limit()
+        if est["public_bytes"] > limit:
+            raise ZerosumError(
+                f"{self.id} is too large even for the public tree: {est['public_nodes']:,} public nodes would "
+                f"need about {est['public_bytes'] / 1e9:.1f} GB, more than the {limit / 1e9:.1f} GB available; "
+                f"use fewer ranks, rounds or raises")
+
+    def _memory_limit(self, max_bytes: int | None = None) -> int:
+        if max_bytes is None:
+            max_bytes = self.max_bytes
+        return int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+
+    def check_history_tree(self, max_bytes: int | None = None) -> None:
+        """Refuse, before any work and with the exact count, a member whose history tree would not
+        fit; called where the history tree is compiled (the public tree has no such limit)."""
+        est = self.estimated_sizes()
+        limit = self._memory_limit(max_bytes)
         if est["compile_bytes"] > limit:
             raise ZerosumError(
-                f"{self.id} is too large: {est['histories']:,} histories would need about "
+                f"{self.id} is too large for the history tree: {est['histories']:,} histories would need about "
                 f"{est['compile_bytes'] / 1e9:.1f} GB to compile, more than the {limit / 1e9:.1f} GB available; "
-                f"use fewer ranks, copies, rounds or raises")
+                f"use --form public-tree (the default for CFR-family solvers), or fewer ranks, copies, rounds "
+                f"or raises")
 
     def _per_round(self, key, value, kind):
         values = list(value) if isinstance(value, (list, tuple)) else [value] * self.rounds
@@ -158,8 +181,14 @@ class PokerGame(Game):
             d2, f2, e2 = (len(x) for x in trees[1])
             histories += deals * (d1 + f1 + e1 * (1 + publics * (d2 + f2 + e2)))
             terminals += deals * (f1 + e1 * publics * (f2 + e2))
+        d1, f1, e1 = (len(x) for x in trees[0])
+        if self.rounds == 1:
+            public_nodes = d1 + f1 + e1
+        else:
+            public_nodes = d1 + f1 + e1 * (1 + r * sum(len(x) for x in trees[1]))
         return {"histories": histories, "terminals": terminals,
-                "compile_bytes": histories * COMPILE_BYTES_PER_HISTORY}
+                "compile_bytes": histories * COMPILE_BYTES_PER_HISTORY, "public_nodes": public_nodes,
+                "public_bytes": public_nodes * (PUBLIC_BYTES_PER_NODE + PUBLIC_BYTES_PER_NODE_HAND * r)}
 
     # --- the rules -------------------------------------------------------------------------------
     def root(self):

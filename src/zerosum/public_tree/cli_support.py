@@ -35,7 +35,9 @@ def resolve_form(game, form: str | None, algorithm: str | None = None, simultane
     if form == "public-tree" and not has_public_tree(game):
         raise ZerosumError(f"{game.id} has no public-tree form (only the poker family and holdem do); "
                            f"use --form history-tree")
-    if form == "history-tree" and hasattr(game, "public_tree"):  # hold'em: check the count first
+    if form == "history-tree" and hasattr(game, "check_history_tree"):  # the poker family: the exact count
+        game.check_history_tree()
+    elif form == "history-tree" and hasattr(game, "public_tree"):  # hold'em: check the count first
         from ..games.poker import _available_memory
 
         est = game.estimated_sizes()
