@@ -121,7 +121,11 @@ def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, s
 
 @njit(cache=True, inline="always")
 def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order, board_rank):
-    """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split."""
+    """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split.
+
+    Ranks are in showdown order except a rank pairing the public card, which is on top (the
+    ``order`` the build checks against the rules), so the prefix sums run over the ranks directly.
+    ``opp[orow]`` may be ``val[n]`` itself: each hand's reach is read before its value is written."""
     r = val.shape[1]
     total = 0.0
     for j in range(r):
@@ -130,31 +134,37 @@ def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order
     c = const[b]
     if is_fold:
         scale = (-st if folder == p else st) * c
+        if bb < 0:
+            kt = k * total
+            for i in range(r):
+                val[n, i] = scale * (kt - opp[orow, i])
+            return
+        ybb = opp[orow, bb]
         for i in range(r):
-            if bb < 0:
-                val[n, i] = scale * (k * total - opp[orow, i])
-            else:
-                a = k - (1 if i == bb else 0)
-                v = k * a * total - k * opp[orow, bb] - a * opp[orow, i]
-                if i == bb:
-                    v += opp[orow, i]
-                val[n, i] = scale * v
+            y = opp[orow, i]
+            a = k - (1 if i == bb else 0)
+            v = k * a * total - k * ybb - a * y
+            if i == bb:
+                v += y
+            val[n, i] = scale * v
         return
+    # showdown, in strength order: the ranks upwards, the one pairing the public card (if any) last
     scale = st * c
     below = 0.0
-    for m in range(r):
-        i = order[b * r + m]
+    ybb = opp[orow, bb] if bb >= 0 else 0.0
+    for i in range(r):
+        if i == bb:
+            continue
         y = opp[orow, i]
         above = total - below - y
         if bb < 0:
             val[n, i] = scale * k * (below - above)
         else:
-            a = k - (1 if i == bb else 0)
-            v = k * a * (below - above)
-            if i != bb:
-                v += k * opp[orow, bb]
-            val[n, i] = scale * v
+            val[n, i] = scale * (k * k * (below - above) + k * ybb)
         below += y
+    if bb >= 0:
+        above = total - below - ybb
+        val[n, bb] = scale * (k * (k - 1) * (below - above))
 
 
 @njit(cache=True)
@@ -185,6 +195,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
         for i in range(n_p):
             own[0, i] = range_p[i]
     tot = np.empty(max(n_p, n_o))
+    uni = np.empty(max(n_p, n_o))
     row = opp[0:1].copy()
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
@@ -215,41 +226,36 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             continue
         o = offset[n]
         if player[n] != p:
-            _positive_totals(src_o, o, na, n_o, tot)
-            u = 1.0 / na
+            _denominators(src_o, o, na, n_o, tot, uni)
             for a in range(na):
                 base = o + a * n_o
                 c = c0 + a
                 for j in range(n_o):
-                    x = src_o[base + j]
-                    t = tot[j]
-                    opp[c, j] = opp[n, j] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
+                    opp[c, j] = opp[n, j] * (max(src_o[base + j], 0.0) / tot[j] + uni[j])
         elif mode == 0:
-            _positive_totals(src_p, o, na, n_p, tot)
-            u = 1.0 / na
+            _denominators(src_p, o, na, n_p, tot, uni)
+            aw = avg_weight * (iw[n] if sampling else 1.0)
             for a in range(na):
                 base = o + a * n_p
                 c = c0 + a
                 for i in range(n_p):
-                    x = src_p[base + i]
-                    t = tot[i]
-                    reach = own[n, i] * ((x / t if x > 0.0 else 0.0) if t > 0.0 else u)
+                    reach = own[n, i] * (max(src_p[base + i], 0.0) / tot[i] + uni[i])
                     own[c, i] = reach
-                    avg_p[base + i] += avg_weight * reach * (iw[n] if sampling else 1.0)
+                    avg_p[base + i] += aw * reach
     # --- bottom-up ------------------------------------------------------------------------------
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
         if sampling and active[n] == 0:
             continue
         if k >= FOLD:
-            # opp and val may be one buffer (a node's reach is not needed once its value is known):
-            # the terminal reads the reach from a scratch row
-            for j in range(n_o):
-                row[0, j] = opp[n, j]
-            if evaluator == 2:  # the common case of the poker family, without the other evaluators' code
-                _ranks(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, cards[0, 0], cards[0, 1], const,
+            # opp and val may be one buffer (a node's reach is not needed once its value is known)
+            if evaluator == 2:  # the poker family: reads each hand's reach before writing its value
+                _ranks(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1], const,
                        order, start)
             else:
+                # the other evaluators read the reach from a scratch row
+                for j in range(n_o):
+                    row[0, j] = opp[n, j]
                 _terminal(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
                           cards, const, order, start, strength, cs)
             if sampling and iw[n] != 1.0:
@@ -275,17 +281,14 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                     val[n, i] = max(val[n, i], val[c, i])
             continue
         o = offset[n]
-        _positive_totals(src_p, o, na, n_p, tot)
-        u = 1.0 / na
+        _denominators(src_p, o, na, n_p, tot, uni)
         for i in range(n_p):
             val[n, i] = 0.0
         for a in range(na):
             base = o + a * n_p
             c = c0 + a
             for i in range(n_p):
-                x = src_p[base + i]
-                t = tot[i]
-                val[n, i] += ((x / t if x > 0.0 else 0.0) if t > 0.0 else u) * val[c, i]
+                val[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * val[c, i]
         if mode == 0:
             for a in range(na):
                 base = o + a * n_p
@@ -296,6 +299,25 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
     for i in range(n_p):
         out += range_p[i] * val[0, i]
     return out
+
+
+@njit(cache=True, inline="always")
+def _denominators(src, o, na, n, den, uni):
+    """Per hand: den = the sum of the positive parts over the node's actions and uni = 0, or,
+    where none is positive, den = 1 and uni = 1 / na; the strategy is max(x, 0) / den + uni
+    without a branch (a division, not a multiplication by 1 / den: a pure strategy stays exactly 1,
+    as on the history tree, so CFR+'s regrets stay exactly 0 where they are there)."""
+    for i in range(n):
+        den[i] = 0.0
+    for a in range(na):
+        base = o + a * n
+        for i in range(n):
+            den[i] += max(src[base + i], 0.0)
+    u = 1.0 / na
+    for i in range(n):
+        t = den[i]
+        uni[i] = 0.0 if t > 0.0 else u
+        den[i] = t if t > 0.0 else 1.0
 
 
 @njit(cache=True, inline="always")
