@@ -245,3 +245,20 @@ def test_sampling_pays_has_a_public_tree_table():
         cells = dict(zip(public.columns, row))
         assert cells["public CFR+ s"] is not None and cells["CFR+ iterations"] >= 1
     assert dict(zip(public.columns, public.rows[1]))["game"].startswith("holdem(")
+
+
+@pytest.mark.parametrize("params", [{}, {"ranks": 4, "copies": 4}, KUHN])
+def test_fused_best_response_and_value_equal_the_separate_passes(params):
+    """NashConv's per-node shortcut (player 0's best response and the value in one pass) gives what
+    the BEST_RESPONSE and EXPECT passes give, on any strategies."""
+    from zerosum.public_tree import kernels
+    from zerosum.public_tree.solver import Workspace
+
+    tree = public_tree(load_game("poker", **params))
+    rng = np.random.default_rng(3)
+    src = [rng.random(n) - 0.3 for n in tree.infoset_actions()]  # some hands with no positive entry
+    ws = Workspace(tree, np.float64, updates=False, per_node=True)
+    br0, value = ws.best_response_and_value(0, src[0], src[1])
+    assert br0 == ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+    assert value == ws.walk(0, src[0], src[1], kernels.EXPECT)
+    assert br0 > value

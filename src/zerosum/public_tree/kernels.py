@@ -301,6 +301,88 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
     return out
 
 
+@njit(cache=True)
+def best_response_and_value(kind, player, first_child, n_children, board, stake, offset,
+                            evaluator, weight, signed, cards, const, order, start, strength,
+                            p, range_p, range_o, src_p, src_o, opp, val, ev, cs):
+    """:func:`walk`'s BEST_RESPONSE and EXPECT passes for player p in one: both read the same
+    opponent reach (from ``src_o``) and the same terminal values, and differ only at p's nodes (max
+    over actions into ``val``, the expectation under ``src_p`` into ``ev``), so NashConv takes two
+    passes instead of three.  Per-node buffers as in :func:`walk` (opp and val may be one).
+    Returns (p's best-response value, p's expected value), each as :func:`walk` returns it."""
+    n_nodes = len(kind)
+    n_p = len(range_p)
+    n_o = len(range_o)
+    for j in range(n_o):
+        opp[0, j] = range_o[j]
+    tot = np.empty(max(n_p, n_o))
+    uni = np.empty(max(n_p, n_o))
+    row = opp[0:1].copy()
+    for n in range(n_nodes):
+        k = kind[n]
+        if k >= FOLD:
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        if k == CHANCE_NODE or player[n] == p:
+            for c in range(c0, c0 + na):
+                for j in range(n_o):
+                    opp[c, j] = opp[n, j]
+            continue
+        o = offset[n]
+        _denominators(src_o, o, na, n_o, tot, uni)
+        for a in range(na):
+            base = o + a * n_o
+            c = c0 + a
+            for j in range(n_o):
+                opp[c, j] = opp[n, j] * (max(src_o[base + j], 0.0) / tot[j] + uni[j])
+    for n in range(n_nodes - 1, -1, -1):
+        k = kind[n]
+        if k >= FOLD:
+            if evaluator == 2:
+                _ranks(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1], const,
+                       order, start)
+            else:
+                for j in range(n_o):
+                    row[0, j] = opp[n, j]
+                _terminal(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
+                          cards, const, order, start, strength, cs)
+            for i in range(n_p):
+                ev[n, i] = val[n, i]
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        if k == CHANCE_NODE or player[n] != p:
+            for i in range(n_p):
+                val[n, i] = val[c0, i]
+                ev[n, i] = ev[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n_p):
+                    val[n, i] += val[c, i]
+                    ev[n, i] += ev[c, i]
+            continue
+        for i in range(n_p):
+            val[n, i] = val[c0, i]
+        for c in range(c0 + 1, c0 + na):
+            for i in range(n_p):
+                val[n, i] = max(val[n, i], val[c, i])
+        o = offset[n]
+        _denominators(src_p, o, na, n_p, tot, uni)
+        for i in range(n_p):
+            ev[n, i] = 0.0
+        for a in range(na):
+            base = o + a * n_p
+            c = c0 + a
+            for i in range(n_p):
+                ev[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * ev[c, i]
+    br = 0.0
+    value = 0.0
+    for i in range(n_p):
+        br += range_p[i] * val[0, i]
+        value += range_p[i] * ev[0, i]
+    return br, value
+
+
 @njit(cache=True, inline="always")
 def _denominators(src, o, na, n, den, uni):
     """Per hand: den = the sum of the positive parts over the node's actions and uni = 0, or,

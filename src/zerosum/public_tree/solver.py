@@ -95,6 +95,17 @@ class Workspace:
         return value
 
 
+    def best_response_and_value(self, p: int, src_p, src_o) -> tuple[float, float]:
+        """The BEST_RESPONSE and EXPECT passes of player p in one per-node pass (see the kernel)."""
+        if self.own.shape[0] != self.tree.n_nodes:  # an evaluation-only workspace: a second buffer once
+            self.own = np.zeros_like(self.val)
+        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
+        br, value = kernels.best_response_and_value(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o,
+                                                    self.opp[:, :n_o], self.val[:, :n_p], self.own[:, :n_p], self.cs)
+        self.visited = 2 * self.tree.n_nodes
+        return br, value
+
+
 #: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
 #: at most this much; beyond it the depth-first pass keeps O(depth x hands)
 PER_NODE_BYTES = 32 * 2 ** 20
@@ -108,9 +119,12 @@ def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) 
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes."""
     ws = workspace or Workspace(tree, np.float64, updates=False)
-    br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
     br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-    value = ws.walk(0, src[0], src[1], kernels.EXPECT)
+    if ws.per_node:  # player 0's best response and the profile's value share one pass
+        br0, value = ws.best_response_and_value(0, src[0], src[1])
+    else:
+        br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+        value = ws.walk(0, src[0], src[1], kernels.EXPECT)
     return {"value": float(value), "best_response_values": [float(br0), float(br1)],
             "nash_conv": max(float(br0 + br1), 0.0)}
 
