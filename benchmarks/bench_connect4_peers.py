@@ -107,15 +107,10 @@ def positions(name: str) -> list[tuple[str, int | None]]:
 
 def run_child(cmd: list[str], stdin_path: str | None = None) -> tuple[float, str]:
     """(CPU seconds of the child, user + system, and its stdout)."""
-    with tempfile.TemporaryFile() as out:
-        stdin = open(stdin_path) if stdin_path else subprocess.DEVNULL
-        try:
-            p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, stdin=stdin, cwd=ROOT)
-            _, status, ru = os.wait4(p.pid, 0)
-            p.returncode = os.waitstatus_to_exitcode(status)
-        finally:
-            if stdin_path:
-                stdin.close()
+    with tempfile.TemporaryFile() as out, open(stdin_path or os.devnull) as stdin:
+        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, stdin=stdin, cwd=ROOT)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read().decode()
     if p.returncode != 0:

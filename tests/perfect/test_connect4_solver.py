@@ -217,8 +217,8 @@ def test_small_boards_match_plain_negamax(width, height, min_moves):
     check()
 
 
-@pytest.mark.parametrize("knobs", [dict(split=0), dict(split=99), dict(tt_min=99), dict(sort_min=0, tt_min=0),
-                                   dict(sort_min=99), dict(mtdf=True), dict(small_log2=10)])
+@pytest.mark.parametrize("knobs", [{"split": 0}, {"split": 99}, {"tt_min": 99}, {"sort_min": 0, "tt_min": 0},
+                                   {"sort_min": 99}, {"mtdf": True}, {"small_log2": 10}])
 def test_tuning_knobs_change_the_work_never_the_scores(knobs):
     # every node in the big table, every node in the small one, no table at all, tables and
     # ordering everywhere, no ordering, MTD(f), a small table under pressure
