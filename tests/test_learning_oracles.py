@@ -60,13 +60,15 @@ def test_large_budget_finds_a_best_response_on_kuhn(kuhn, name, player):
     assert r.hands == 100_000
 
 
-@pytest.mark.parametrize("player", [0, 1])
-def test_q_learning_on_leduc_errs_below_a_cent_with_a_million_hands(leduc, leduc_cfr, player):
-    for opponent in (leduc.treeplexes[1 - player].uniform(), leduc_cfr[1 - player]):
-        big, _ = _error(leduc, player, opponent, "q-learning", 1_000_000)
-        assert -1e-12 <= big < 0.01
-    small, _ = _error(leduc, player, leduc.treeplexes[1 - player].uniform(), "q-learning", 1000)
-    assert small > 0.05  # a thousand hands are visibly not enough
+@pytest.mark.parametrize("name", ["q-learning", "policy-gradient"])
+def test_tabular_oracles_on_leduc_err_below_a_cent_with_a_million_hands(leduc, leduc_cfr, name):
+    """The sanity goal: mean error over both players under a cent against uniform and CFR+'s average."""
+    for opponents in ([t.uniform() for t in leduc.treeplexes], leduc_cfr):
+        big = [_error(leduc, p, opponents[1 - p], name, 1_000_000)[0] for p in (0, 1)]
+        assert min(big) >= -1e-12 and np.mean(big) < 0.01 and max(big) < 0.02
+    for player in (0, 1):
+        small, _ = _error(leduc, player, leduc.treeplexes[1 - player].uniform(), name, 1000)
+        assert small > 0.05  # a thousand hands are visibly not enough
 
 
 @pytest.mark.parametrize("name", ["q-learning", "policy-gradient"])
@@ -80,6 +82,24 @@ def test_same_seed_same_response_bit_for_bit(leduc, name):
     assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][1], runs[1][1])
     assert not np.array_equal(runs[0][1], runs[2][1])  # another seed: other hands, other values
     assert not np.array_equal(runs[0][1], runs[3][1])  # another stream too
+
+
+def test_policy_gradient_critic_is_reproducible_and_picks_its_best_tried_action(leduc):
+    mix = Mixture(leduc, 1, [leduc.treeplexes[0].uniform()])
+    a, b = (make_oracle("policy-gradient", leduc, 3000, seed=2) for _ in range(2))
+    pa, pb = a.respond(1, mix, stream=3).strategy, b.respond(1, mix, stream=3).strategy
+    assert np.array_equal(pa, pb) and np.array_equal(a.critic, b.critic) and np.array_equal(a.tried, b.tried)
+    tree = leduc.treeplexes[1]
+    for i in range(tree.n_infosets):
+        g, n = int(tree.infoset_first[i]), int(tree.infoset_size[i])
+        tried = a.tried[g:g + n] > 0
+        if tried.any():
+            best = g + int(np.argmax(np.where(tried, a.critic[g:g + n], -np.inf)))
+            assert pa[best] == 1.0 and pa[g:g + n].sum() == 1.0
+        else:
+            np.testing.assert_allclose(pa[g:g + n], 1.0 / n)
+    soft = make_oracle("policy-gradient", leduc, 3000, seed=2, output="softmax").respond(1, mix, stream=3).strategy
+    assert not np.array_equal(soft, pa)  # the softmax keeps weight on several actions
 
 
 def test_responses_are_strategies(leduc):
