@@ -31,7 +31,7 @@ from .form import CHANCE_NODE, DECISION, FOLD
 UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
               strength, cs):
     if evaluator == 0:
@@ -119,7 +119,7 @@ def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, s
         m = g
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order, board_rank):
     """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split.
 
@@ -167,7 +167,7 @@ def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order
         val[n, bb] = scale * (k * (k - 1) * (below - above))
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def walk(kind, player, first_child, n_children, board, stake, offset,
          evaluator, weight, signed, cards, const, order, start, strength,
          p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
@@ -301,7 +301,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def best_response_and_value(kind, player, first_child, n_children, board, stake, offset,
                             evaluator, weight, signed, cards, const, order, start, strength,
                             p, range_p, range_o, src_p, src_o, opp, val, ev, cs):
@@ -383,7 +383,7 @@ def best_response_and_value(kind, player, first_child, n_children, board, stake,
     return br, value
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _denominators(src, o, na, n, den, uni):
     """Per hand: den = the sum of the positive parts over the node's actions and uni = 0, or,
     where none is positive, den = 1 and uni = 1 / na; the strategy is max(x, 0) / den + uni
@@ -402,7 +402,7 @@ def _denominators(src, o, na, n, den, uni):
         den[i] = t if t > 0.0 else 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _positive_totals(src, o, na, n, tot):
     """tot[i] = sum over the node's actions of the positive part of src (hand i)."""
     for i in range(n):
@@ -415,14 +415,14 @@ def _positive_totals(src, o, na, n, tot):
                 tot[i] += x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _strategy(src, o, na, n, a, i, tot, d):
     x = src[o + a * n + i]
     t = tot[d, i]
     return (x / t if x > 0.0 else 0.0) if t > 0.0 else 1.0 / na
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
              evaluator, weight, signed, cards, const, order, start, strength,
              p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
@@ -566,7 +566,7 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
     return out, visited
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tree_depth(parent):
     """Depth of the deepest node (parents precede children)."""
     depth = np.zeros(len(parent), dtype=np.int64)
@@ -575,7 +575,7 @@ def tree_depth(parent):
     return depth.max()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _totals(src, o, na, n, tot, d):
     for i in range(n):
         tot[d, i] = 0.0
@@ -587,7 +587,7 @@ def _totals(src, o, na, n, tot, d):
                 tot[d, i] += x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _predict(strategy, regrets, o, na, n, d, tot, cfv, pcfv, val, pval, predict, pscale):
     """Next strategy of p at one node (predictive regret matching+), written over ``strategy``;
     pval[d] = its value under the predicted values (the "tree" prediction passed upward)."""
