@@ -249,8 +249,9 @@ def test_sampling_pays_has_a_public_tree_table():
 
 @pytest.mark.parametrize("params", [{}, {"ranks": 4, "copies": 4}, KUHN])
 def test_fused_best_response_and_value_equal_the_separate_passes(params):
-    """NashConv's per-node shortcut (player 0's best response and the value in one pass) gives what
-    the BEST_RESPONSE and EXPECT passes give, on any strategies."""
+    """NashConv's per-node shortcuts (player 0's best response and the value in one pass; both best
+    responses and the value in one traversal) give what the BEST_RESPONSE and EXPECT passes give,
+    on any strategies."""
     from zerosum.public_tree import kernels
     from zerosum.public_tree.solver import Workspace
 
@@ -262,3 +263,5 @@ def test_fused_best_response_and_value_equal_the_separate_passes(params):
     assert br0 == ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
     assert value == ws.walk(0, src[0], src[1], kernels.EXPECT)
     assert br0 > value
+    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
+    assert ws.nash_conv_passes(src[0], src[1]) == (br0, br1, value)  # all three in one traversal

@@ -383,6 +383,127 @@ def best_response_and_value(kind, player, first_child, n_children, board, stake,
     return br, value
 
 
+@njit(cache=True, error_model="numpy")
+def nash_conv_passes(kind, player, first_child, n_children, board, stake, offset,
+                     evaluator, weight, signed, cards, const, order, start, strength,
+                     range0, range1, src0, src1, r0, r1, e0, cs):
+    """Both best responses and player 0's expected value in one traversal (per-node buffers, two
+    hand lists of one width): top-down both players' reach (``r0`` from ``src0``, ``r1`` from
+    ``src1``), bottom-up ``r0`` becomes player 1's best-response values, ``r1`` player 0's, and ``e0``
+    player 0's expected values.  Each vector is summed in the same order as :func:`walk`'s
+    BEST_RESPONSE and EXPECT passes, so the figures are theirs.  Returns (br0, br1, value)."""
+    n_nodes = len(kind)
+    n0 = len(range0)
+    n1 = len(range1)
+    for i in range(n0):
+        r0[0, i] = range0[i]
+    for j in range(n1):
+        r1[0, j] = range1[j]
+    width = max(n0, n1)
+    tot = np.empty(width)
+    uni = np.empty(width)
+    row = r0[0:1].copy()
+    for n in range(n_nodes):
+        k = kind[n]
+        if k >= FOLD:
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        q = player[n] if k == DECISION else -1
+        if q != 0:
+            for c in range(c0, c0 + na):
+                for i in range(n0):
+                    r0[c, i] = r0[n, i]
+        if q != 1:
+            for c in range(c0, c0 + na):
+                for j in range(n1):
+                    r1[c, j] = r1[n, j]
+        if q == 0:
+            o = offset[n]
+            _denominators(src0, o, na, n0, tot, uni)
+            for a in range(na):
+                base = o + a * n0
+                c = c0 + a
+                for i in range(n0):
+                    r0[c, i] = r0[n, i] * (max(src0[base + i], 0.0) / tot[i] + uni[i])
+        elif q == 1:
+            o = offset[n]
+            _denominators(src1, o, na, n1, tot, uni)
+            for a in range(na):
+                base = o + a * n1
+                c = c0 + a
+                for j in range(n1):
+                    r1[c, j] = r1[n, j] * (max(src1[base + j], 0.0) / tot[j] + uni[j])
+    for n in range(n_nodes - 1, -1, -1):
+        k = kind[n]
+        if k >= FOLD:
+            # r0[n] (player 0's reach) becomes player 1's values, r1[n] player 0's
+            if evaluator == 2:
+                _ranks(n, n, 1, player[n], k == FOLD, stake[n], board[n], r0, r0, cards[0, 0], cards[0, 1], const,
+                       order, start)
+                _ranks(n, n, 0, player[n], k == FOLD, stake[n], board[n], r1, r1, cards[0, 0], cards[0, 1], const,
+                       order, start)
+            else:
+                for i in range(n0):
+                    row[0, i] = r0[n, i]
+                _terminal(n, 0, 1, player[n], k == FOLD, stake[n], board[n], row, r0, evaluator, weight, signed,
+                          cards, const, order, start, strength, cs)
+                for j in range(n1):
+                    row[0, j] = r1[n, j]
+                _terminal(n, 0, 0, player[n], k == FOLD, stake[n], board[n], row, r1, evaluator, weight, signed,
+                          cards, const, order, start, strength, cs)
+            for i in range(n0):
+                e0[n, i] = r1[n, i]
+            continue
+        c0 = first_child[n]
+        na = n_children[n]
+        q = player[n] if k == DECISION else -1
+        if q == 1:
+            for j in range(n1):
+                r0[n, j] = r0[c0, j]
+            for c in range(c0 + 1, c0 + na):
+                for j in range(n1):
+                    r0[n, j] = max(r0[n, j], r0[c, j])
+        else:
+            for j in range(n1):
+                r0[n, j] = r0[c0, j]
+            for c in range(c0 + 1, c0 + na):
+                for j in range(n1):
+                    r0[n, j] += r0[c, j]
+        if q == 0:
+            for i in range(n0):
+                r1[n, i] = r1[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n0):
+                    r1[n, i] = max(r1[n, i], r1[c, i])
+            o = offset[n]
+            _denominators(src0, o, na, n0, tot, uni)
+            for i in range(n0):
+                e0[n, i] = 0.0
+            for a in range(na):
+                base = o + a * n0
+                c = c0 + a
+                for i in range(n0):
+                    e0[n, i] += (max(src0[base + i], 0.0) / tot[i] + uni[i]) * e0[c, i]
+        else:
+            for i in range(n0):
+                r1[n, i] = r1[c0, i]
+                e0[n, i] = e0[c0, i]
+            for c in range(c0 + 1, c0 + na):
+                for i in range(n0):
+                    r1[n, i] += r1[c, i]
+                    e0[n, i] += e0[c, i]
+    br0 = 0.0
+    value = 0.0
+    for i in range(n0):
+        br0 += range0[i] * r1[0, i]
+        value += range0[i] * e0[0, i]
+    br1 = 0.0
+    for j in range(n1):
+        br1 += range1[j] * r0[0, j]
+    return br0, br1, value
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _denominators(src, o, na, n, den, uni):
     """Per hand: den = the sum of the positive parts over the node's actions and uni = 0, or,

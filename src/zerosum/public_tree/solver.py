@@ -106,6 +106,20 @@ class Workspace:
         return br, value
 
 
+    def nash_conv_passes(self, src0, src1) -> tuple[float, float, float]:
+        """Both best responses and player 0's value in one per-node traversal (see the kernel; a
+        third per-node buffer, made once)."""
+        if self.own.shape[0] != self.tree.n_nodes:
+            self.own = np.zeros_like(self.val)
+        if getattr(self, "third", None) is None:
+            self.third = np.zeros_like(self.val)
+        n = self.tree.n_hands[0]
+        br0, br1, value = kernels.nash_conv_passes(*self.args, self.ranges[0], self.ranges[1], src0, src1,
+                                                   self.val[:, :n], self.own[:, :n], self.third[:, :n], self.cs)
+        self.visited = self.tree.n_nodes
+        return br0, br1, value
+
+
 #: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
 #: at most this much; beyond it the depth-first pass keeps O(depth x hands)
 PER_NODE_BYTES = 32 * 2 ** 20
@@ -119,10 +133,13 @@ def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) 
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes."""
     ws = workspace or Workspace(tree, np.float64, updates=False)
-    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-    if ws.per_node:  # player 0's best response and the profile's value share one pass
+    if ws.per_node and tree.n_hands[0] == tree.n_hands[1]:  # one traversal for the three passes
+        br0, br1, value = ws.nash_conv_passes(src[0], src[1])
+    elif ws.per_node:  # player 0's best response and the profile's value share one pass
+        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
         br0, value = ws.best_response_and_value(0, src[0], src[1])
     else:
+        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
         br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
         value = ws.walk(0, src[0], src[1], kernels.EXPECT)
     return {"value": float(value), "best_response_values": [float(br0), float(br1)],
