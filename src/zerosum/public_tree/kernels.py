@@ -196,6 +196,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             own[0, i] = range_p[i]
     tot = np.empty(max(n_p, n_o))
     uni = np.empty(max(n_p, n_o))
+    strat = np.empty(len(src_p) if mode == 0 else 0)  # p's strategy, from the way down to the way up
     row = opp[0:1].copy()
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
@@ -239,7 +240,9 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                 base = o + a * n_p
                 c = c0 + a
                 for i in range(n_p):
-                    reach = own[n, i] * (max(src_p[base + i], 0.0) / tot[i] + uni[i])
+                    sigma = max(src_p[base + i], 0.0) / tot[i] + uni[i]
+                    strat[base + i] = sigma
+                    reach = own[n, i] * sigma
                     own[c, i] = reach
                     avg_p[base + i] += aw * reach
     # --- bottom-up ------------------------------------------------------------------------------
@@ -281,14 +284,21 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                     val[n, i] = max(val[n, i], val[c, i])
             continue
         o = offset[n]
-        _denominators(src_p, o, na, n_p, tot, uni)
         for i in range(n_p):
             val[n, i] = 0.0
-        for a in range(na):
-            base = o + a * n_p
-            c = c0 + a
-            for i in range(n_p):
-                val[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * val[c, i]
+        if mode == 0:
+            for a in range(na):
+                base = o + a * n_p
+                c = c0 + a
+                for i in range(n_p):
+                    val[n, i] += strat[base + i] * val[c, i]
+        else:
+            _denominators(src_p, o, na, n_p, tot, uni)
+            for a in range(na):
+                base = o + a * n_p
+                c = c0 + a
+                for i in range(n_p):
+                    val[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * val[c, i]
         if mode == 0:
             for a in range(na):
                 base = o + a * n_p
