@@ -50,3 +50,21 @@ def test_dqn_bad_options(kuhn):
         make_oracle("dqn", kuhn, 100, hidden=0)
     with pytest.raises(ZerosumError, match="no option epsilon"):
         make_oracle("dqn", kuhn, 100, epsilon=0.1)
+
+
+def test_dqn_step_schedule_and_network_average_are_reproducible_and_change_the_network(kuhn):
+    mix = Mixture(kuhn, 0, [kuhn.treeplexes[1].uniform()])
+
+    def leaves(**options):
+        o = make_oracle("dqn", kuhn, 1500, seed=3, **options)
+        r = o.respond(0, mix, stream=2)
+        return np.concatenate([np.ravel(np.asarray(x)) for x in jax.tree_util.tree_leaves(o.params)]), r.strategy
+
+    plain = leaves()
+    assert np.array_equal(plain[0], leaves(lr_end=1.0, average=0.0)[0])  # the defaults are these
+    for options in ({"lr_end": 0.05}, {"average": 0.3}):
+        a, b = leaves(**options), leaves(**options)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+        assert not np.array_equal(a[0], plain[0])
+    with pytest.raises(ZerosumError, match="average must be a number in"):
+        make_oracle("dqn", kuhn, 100, average=1.5)
