@@ -33,20 +33,10 @@ from numba import njit
 from ..errors import ZerosumError
 from ..games.base import CHANCE, TERMINAL
 from ..policy import as_compiled
+from ..solvers.mccfr import _sample as sample_action  # an action index in [0, n) drawn from probs[g:g+n]
 from ..solvers.mccfr import _sample_chance, _seed_iteration, _uniform
 
 NOBODY = -3  # "learner" when both players follow fixed policies
-
-
-@njit(cache=True, inline="always")
-def sample_action(probs, g, n, state):
-    """An action index in [0, n) drawn from probs[g:g+n]."""
-    u = _uniform(state)
-    for k in range(n - 1):
-        u -= probs[g + k]
-        if u < 0.0:
-            return k
-    return n - 1
 
 
 @njit(cache=True, inline="always")
