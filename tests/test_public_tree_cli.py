@@ -82,3 +82,12 @@ def test_algorithms_without_a_public_form_use_the_history_tree():
     assert r.exit_code == 0 and "form" not in json.loads(r.output)
     r = run("solve", "holdem", "--param", "board=Ks7d2c9h", "-a", "lp")
     assert r.exit_code == 1 and "histories" in r.output  # no history tree for the full turn subgame
+
+
+def test_first_actions_list_hands_in_player_0s_range():
+    """A narrow range's report shows its own hands, not the zero-weight hands that sort first."""
+    out = run("solve", "holdem", "--param", "board=Ks7d2c9h3s", "--param", "range0=AA,QQ", "-n", "5", "--json")
+    assert out.exit_code == 0, out.output
+    hands = [label[:4] for label in json.loads(out.output)["first_actions"]]
+    assert len(hands) == 12  # 6 combos of AA, 6 of QQ (no board card among them)
+    assert all(h[0] == h[2] and h[0] in "AQ" for h in hands), hands

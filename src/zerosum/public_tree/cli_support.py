@@ -13,6 +13,8 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import ZerosumError
 from .compile import has_public_tree, public_tree
 
@@ -80,15 +82,14 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
 
 
 def first_actions_public(policy) -> dict:
-    """Player 0's action probabilities at the root, per hand (the first few hands)."""
+    """Player 0's action probabilities at the root, per hand in player 0's range (the first few)."""
     tree = policy.tree
     if tree.kind[0] != 0 or tree.player[0] != 0:
         return {}
     table = policy.table(0)
-    out = {}
-    for i, hand in enumerate(tree.hand_labels[0][:FIRST_ACTION_HANDS]):
-        out[hand + tree.labels[0]] = {a: float(table[k, i]) for k, a in enumerate(tree.action_labels[0])}
-    return out
+    in_range = np.flatnonzero(np.asarray(tree.ranges[0]) > 0)[:FIRST_ACTION_HANDS]
+    return {tree.hand_labels[0][i] + tree.labels[0]: {a: float(table[k, i]) for k, a in enumerate(tree.action_labels[0])}
+            for i in in_range}
 
 
 def public_sizes(tree, solver=None) -> dict:
