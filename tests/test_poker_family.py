@@ -224,7 +224,7 @@ def test_both_forms_agree_with_brute_force_when_both_can_pair():
         policy = PublicPolicy.from_sums(tree, sums)
         node_of = {label: n for n, label in enumerate(tree.labels)}
 
-        def policy_of(player, hand, public, policy=policy, tree=tree):
+        def policy_of(player, hand, public, policy=policy, tree=tree, node_of=node_of):
             n = node_of[public]
             table = policy.table(n)
             i = tree.hand_labels[player].index(hand)
