@@ -33,8 +33,8 @@ def check_ray_game(game, form, algorithm) -> None:
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
                 progress_bar, quiet: bool, ray: str = "auto", workers: int | None = None) -> dict:
     """The result dict of ``zerosum solve ... --ray`` (see the module docstring)."""
-    from ..cli.common import load_state, parse_params, save_state
-    from ..public_tree.cli_support import first_actions_public, public_sizes
+    from ..cli.common import load_state, parse_params
+    from ..public_tree.cli_support import public_result
     from ..public_tree.compile import public_tree
     from .ray_runtime import check_workers, start
     from .split_solver import split_solver
@@ -71,25 +71,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
                           enabled=not quiet) as advance:
             rows = solver.run(iterations, marks, progress=advance)
         solve_s = time.perf_counter() - t0
-        avg = solver.average_policy()
-        sizes = public_sizes(tree, solver)
-        stats = solver.stats()
-        result = {
-            "game": game.id, "algorithm": algorithm, "updates": "alternating", "iterations": iterations,
-            "value": rows[-1]["value_average"], "nash_conv": rows[-1]["nash_conv_average"],
-            "exploitability": rows[-1]["nash_conv_average"] / 2, "checkpoints": rows,
-            "first_actions": first_actions_public(avg), "sizes": sizes,
-            "seconds": {"compile": compile_s, "solve": solve_s},
-            "form": "public-tree", "pot": tree.pot, "histories": tree.histories, "public_nodes": tree.n_nodes,
-            "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s,
-            "dtype": "float64", **stats,
-        }
-        if state_path:
-            save_state(solver, state_path)
-            result["state_saved"] = state_path
-        if save_path:
-            avg.save(save_path)
-            result["saved"] = save_path
-        return result
+        return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
+                             save_path, dtype="float64", **solver.stats())
     finally:
         solver.close()

@@ -105,7 +105,7 @@ def public_sizes(tree, solver=None) -> dict:
 def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
                  progress_bar, quiet: bool) -> dict:
     """Run a CFR-family solver on the public tree; the result dict of ``zerosum solve``."""
-    from ..cli.common import load_state, save_state
+    from ..cli.common import load_state
 
     t0 = time.perf_counter()
     tree = public_tree(game)
@@ -120,6 +120,16 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
                       enabled=not quiet) as advance:
         rows = solver.run(iterations, marks, progress=advance)
     solve_s = time.perf_counter() - t0
+    return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
+                         save_path, dtype=solver.dtype)
+
+
+def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path, save_path,
+                  **extra) -> dict:
+    """The JSON result of a public-tree solve (one process or split over Ray workers); writes the
+    state and the average policy where asked."""
+    from ..cli.common import save_state
+
     avg = solver.average_policy()
     sizes = public_sizes(tree, solver)
     result = {
@@ -129,8 +139,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
         "first_actions": first_actions_public(avg), "sizes": sizes,
         "seconds": {"compile": compile_s, "solve": solve_s},
         "form": "public-tree", "pot": tree.pot, "histories": tree.histories, "public_nodes": tree.n_nodes,
-        "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s,
-        "dtype": solver.dtype,
+        "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s, **extra,
     }
     if state_path:
         save_state(solver, state_path)
