@@ -166,3 +166,27 @@ def test_nim_counts_players_from_zero_like_everything_else():
 ])
 def test_matrix_labels_checked(labels, detail):
     one_line_error(run("solve", "matrix", "--param", "payoffs=[[1,2]]", "--param", labels), detail)
+
+
+@pytest.mark.parametrize("args", [
+    ("holdem", "--param", "board=Ks7d2c9h4s"),  # full ranges: 22 M histories
+    ("poker", "--param", "ranks=13", "--param", "copies=4", "--param", "raises=8"),  # 1.2 M terminals
+])
+def test_lp_refuses_a_game_that_would_run_for_hours_before_compiling(args, monkeypatch):
+    import zerosum.cli.imperfect as imperfect
+
+    def no_compile(*a, **k):
+        raise AssertionError("compiled before refusing")
+
+    monkeypatch.setattr(imperfect, "compile_with_progress", no_compile)
+    r = run("solve", *args, "-a", "lp")
+    assert r.exit_code == 1
+    assert "too large for the exact LP" in r.output and "histories" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_lp_still_solves_a_member_below_the_limit():
+    r = run("solve", "poker", "--param", "ranks=4", "--param", "copies=2", "-a", "lp", "--form", "history-tree",
+            "--json")
+    assert r.exit_code == 0, r.output
+    assert abs(json.loads(r.output)["nash_conv"]) < 1e-9
