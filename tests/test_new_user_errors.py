@@ -173,7 +173,7 @@ def test_matrix_labels_checked(labels, detail):
     ("poker", "--param", "ranks=13", "--param", "copies=4", "--param", "raises=8"),  # 1.2 M terminals
 ])
 def test_lp_refuses_a_game_that_would_run_for_hours_before_compiling(args, monkeypatch):
-    import zerosum.cli.imperfect as imperfect
+    from zerosum.cli import imperfect
 
     def no_compile(*a, **k):
         raise AssertionError("compiled before refusing")
