@@ -1,11 +1,13 @@
 """The public tree split over Ray workers against one process, in the same run.
 
-    .venv/bin/python benchmarks/bench_ray.py [--board Ks7d2c9h] [--iterations 10] [--workers 2] [--json]
+    .venv/bin/python benchmarks/bench_ray.py [--board Ks7d2c9h] [--iterations 10] [--rounds 3] [--workers 2] [--json]
 
 Solves the limit hold'em turn subgame (full uniform ranges) with DCFR in one process
 (:mod:`zerosum.public_tree.solver`) and split at the river card over ``--workers`` Ray actors
 (:mod:`zerosum.distributed.split_solver`), the same iterations, after one warm-up iteration each
-(Numba compilation).  Prints per-iteration wall times (median), their ratio, bytes the driver
+(Numba compilation).  The two alternate in ``--rounds`` rounds of ``--iterations`` each (so a
+change in the machine's load hits both); the load average is printed with the figures.
+Prints per-iteration wall times (median over all rounds), their ratio (and each round's), bytes the driver
 sends and receives per iteration, the driver's share of the split run's wall time, compute seconds
 per worker and per subtree, and checks that both runs end with the same NashConv.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import time
 
@@ -33,6 +36,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="Ks7d2c9h")
     ap.add_argument("--iterations", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--range0", default="")
     ap.add_argument("--range1", default="")
@@ -50,13 +54,22 @@ def main() -> None:
     ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
     single = public_solver("dcfr", tree)
     single.iterate(1)
-    t_single, cpu_single = _timed_iterations(single, args.iterations)
     split = split_solver("dcfr", tree, args.workers, checkpoint_every=10 ** 9)
     split.iterate(1)
     stats0 = split.stats()
-    t0 = time.perf_counter()
-    t_split, cpu_driver = _timed_iterations(split, args.iterations)
-    wall = time.perf_counter() - t0
+    load0 = os.getloadavg()
+    t_single, t_split, round_ratios, cpu_single, cpu_driver, wall = [], [], [], 0.0, 0.0, 0.0
+    for _ in range(args.rounds):  # alternate, so that a change in the machine's load hits both
+        ts, cs = _timed_iterations(single, args.iterations)
+        t0 = time.perf_counter()
+        tp, cp = _timed_iterations(split, args.iterations)
+        wall += time.perf_counter() - t0
+        t_single += ts
+        t_split += tp
+        cpu_single += cs
+        cpu_driver += cp
+        round_ratios.append(statistics.median(tp) / statistics.median(ts))
+    n_it = args.iterations * args.rounds
     stats = split.stats()
     nc_single = single.checkpoint()["nash_conv_average"]
     nc_split = split.checkpoint()["nash_conv_average"]
@@ -66,17 +79,19 @@ def main() -> None:
     driver = stats["driver_s"] - stats0["driver_s"]
     row = {
         "game": tree.game_id, "hands": list(tree.n_hands), "public_nodes": tree.n_nodes, "workers": args.workers,
-        "subtrees": subtrees, "trunk_nodes": stats["trunk_nodes"], "iterations": args.iterations,
+        "subtrees": subtrees, "trunk_nodes": stats["trunk_nodes"], "iterations": n_it,
         "single_iter_s": statistics.median(t_single), "split_iter_s": statistics.median(t_split),
         "wall_ratio": statistics.median(t_split) / statistics.median(t_single),
+        "round_ratios": round_ratios, "load_average_1min": [load0[0], os.getloadavg()[0]],
         "bytes_per_iteration": stats["bytes_per_iteration"], "driver_share": driver / wall,
-        "compute_s_per_worker_iteration": [c / args.iterations for c in compute],
-        "compute_s_per_subtree_pass": sum(compute) / (args.iterations * 2 * subtrees),
+        "compute_s_per_worker_iteration": [c / n_it for c in compute],
+        "compute_s_per_subtree_pass": sum(compute) / (n_it * 2 * subtrees),
         "worker_busy_share": [c / wall for c in compute],
-        "single_cpu_s_per_iteration": cpu_single / args.iterations,
-        "worker_cpu_s_per_iteration": [c / args.iterations for c in cpu],
-        "driver_cpu_s_per_iteration": cpu_driver / args.iterations,
+        "single_cpu_s_per_iteration": cpu_single / n_it,
+        "worker_cpu_s_per_iteration": [c / n_it for c in cpu],
+        "driver_cpu_s_per_iteration": cpu_driver / n_it,
         "cpu_ratio_max_worker_to_single": max(cpu) / cpu_single,
+        "cpu_critical_path_ratio": (max(cpu) + cpu_driver) / cpu_single,
         "nash_conv_single": nc_single, "nash_conv_split": nc_split, "same": abs(nc_single - nc_split) <= 1e-12,
         "driver_state_bytes": split.nbytes(), "single_state_bytes": single.nbytes(),
     }

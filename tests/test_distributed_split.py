@@ -50,9 +50,41 @@ def test_split_equals_single_process(ray_local, trees, game, algorithm):
         for key in ("nash_conv_average", "nash_conv_current", "value_average"):
             assert b[key] == pytest.approx(a[key], abs=1e-12)
     assert expect[-1]["nash_conv_average"] < expect[0]["nash_conv_average"]  # it did solve something
+    state = single.state_dict()  # the sums in the form's layout, whatever the solver's own
     for q in (0, 1):
-        assert np.allclose(average[q], single.average[q], rtol=0, atol=1e-12 * max(1, abs(single.average[q]).max()))
-        assert np.allclose(regrets[q], single.regrets[q], rtol=0, atol=1e-9)
+        avg = state[f"average{q}"]
+        assert np.allclose(average[q], avg, rtol=0, atol=1e-12 * max(1, abs(avg).max()))
+        assert np.allclose(regrets[q], state[f"regrets{q}"], rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("game", ["turn", "13x4"])
+def test_split_float32_equals_single_process_float32(ray_local, trees, game):
+    """float32 sums (the flop's memory): the same passes in float32 as one process's float32 run,
+    evaluated in float64 as there; float32 rounding differs from float64 by ~1e-6, so a wrong
+    dtype anywhere (a float64 buffer on the update path) would show at 1e-9."""
+    from zerosum.distributed.split_solver import split_solver
+
+    tree = trees[game]
+    single = public_solver("dcfr", tree, dtype="float32")
+    expect = single.run(100, [10, 100])
+    wide = public_solver("dcfr", tree).run(100, [100])[-1]
+    split = split_solver("dcfr", tree, 2, checkpoint_every=50, dtype="float32")
+    try:
+        got = split.run(100, [10, 100])
+        regrets, average = split.gather()
+    finally:
+        split.close()
+    for a, b in zip(expect, got):
+        for key in ("nash_conv_average", "nash_conv_current", "value_average"):
+            assert b[key] == pytest.approx(a[key], abs=1e-9)
+    assert got[-1]["nash_conv_average"] != wide["nash_conv_average"]  # float32 arithmetic, not float64
+    assert got[-1]["nash_conv_average"] < got[0]["nash_conv_average"]  # it did solve something
+    state = single.state_dict()
+    for q in (0, 1):
+        assert average[q].dtype == np.float32 and regrets[q].dtype == np.float32
+        assert np.allclose(average[q], state[f"average{q}"], rtol=1e-6, atol=0)
+        reg = state[f"regrets{q}"]
+        assert np.allclose(regrets[q], reg, rtol=1e-5, atol=1e-6 * abs(reg).max())
 
 
 def test_killed_actor_restarts_from_checkpoint(ray_local, trees):
@@ -72,7 +104,7 @@ def test_killed_actor_restarts_from_checkpoint(ray_local, trees):
         split.close()
     assert got[-1]["nash_conv_average"] == pytest.approx(expect[-1]["nash_conv_average"], abs=1e-12)
     for q in (0, 1):
-        assert np.allclose(average[q], single.average[q], rtol=0, atol=1e-9)
+        assert np.allclose(average[q], single.state_dict()[f"average{q}"], rtol=0, atol=1e-9)
 
 
 def _solve(*args):

@@ -45,13 +45,12 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     if seed is not None:
         raise ZerosumError(f"{algorithm} does not take --seed")
     kwargs = parse_params(options, flag="--option")
-    if str(kwargs.pop("dtype", "float64")) != "float64":
-        raise ZerosumError("--ray runs float64 only; drop --option dtype")
+    dtype = str(kwargs.pop("dtype", "float64"))
     t0 = time.perf_counter()
     tree = public_tree(game)
     compile_s = time.perf_counter() - t0
     n = start(ray, workers)
-    solver = split_solver(algorithm, tree, n)  # refuses an algorithm it cannot split
+    solver = split_solver(algorithm, tree, n, dtype=dtype)  # refuses an algorithm it cannot split
     accepted = inspect.signature(type(solver).__init__).parameters
     for key in kwargs:
         if key not in accepted or key == "alternating":
@@ -59,7 +58,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
             raise ZerosumError(f"{algorithm} does not take --option {key}")
     if kwargs:
         solver.close()
-        solver = split_solver(algorithm, tree, n, **kwargs)
+        solver = split_solver(algorithm, tree, n, dtype=dtype, **kwargs)
     try:
         if resume_path:
             load_state(solver, resume_path)
@@ -72,6 +71,6 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
             rows = solver.run(iterations, marks, progress=advance)
         solve_s = time.perf_counter() - t0
         return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
-                             save_path, dtype="float64", **solver.stats())
+                             save_path, dtype=dtype, **solver.stats())
     finally:
         solver.close()

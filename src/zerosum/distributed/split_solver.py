@@ -39,7 +39,7 @@ from numba import njit
 from ..errors import ZerosumError
 from ..public_tree import kernels
 from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, PublicTree
-from ..public_tree.solver import PER_NODE_BYTES, VARIANTS, PublicTreeCFR, as_public_tree
+from ..public_tree.solver import VARIANTS, PublicTreeCFR, as_public_tree
 from ..solvers.cfr import regret_update
 
 #: seconds the driver waits for Ray to restart a dead worker, and for the workers to start
@@ -47,6 +47,8 @@ RESTART_WAIT_S = 120.0
 START_WAIT_S = 300.0
 #: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
 CUT = 4
+#: the per-node buffers of one worker's walk (a forest of subtrees) stay within this many bytes
+FOREST_BYTES = 2 ** 20
 
 
 class Piece:
@@ -281,9 +283,9 @@ class SubtreeWorker:
         self.path = None if checkpoint_dir is None else os.path.join(checkpoint_dir, f"worker{index}.npz")
         self.iteration = 0
 
-    def setup(self, pieces, groups, terminal_args) -> bool:
-        """The subtrees, which of this worker's cut chance nodes each hangs below (``groups``), and
-        the terminal data (zeros for the sums); False where already set up."""
+    def setup(self, pieces, groups, terminal_args, dtype: str = "float64") -> bool:
+        """The subtrees, which of this worker's cut chance nodes each hangs below (``groups``), the
+        terminal data and the sums' dtype (zeros for the sums); False where already set up."""
         if self.pieces is not None:
             return False
         n_hands = self.n_hands
@@ -291,16 +293,19 @@ class SubtreeWorker:
         self.groups = np.asarray(groups, dtype=np.int64)
         self.n_hands = tuple(n_hands)
         self.targs = terminal_args
-        self.regrets = [[np.zeros(pc.size[q]) for q in (0, 1)] for pc in pieces]
-        self.average = [[np.zeros(pc.size[q]) for q in (0, 1)] for pc in pieces]
+        self.dtype = np.dtype(dtype)
+        self.regrets = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
+        self.average = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
         width = max(n_hands)
         biggest = max((len(pc.kind) for pc in pieces), default=1)
-        self.val = np.zeros((biggest, width))
-        self.own = np.zeros((biggest, width))
-        self.cs = np.zeros(52)
+        # per-node buffers of the sums' dtype for the updates, float64 for the evaluations (as the
+        # single-process solver: float32 sums are read by float64 passes)
+        self.buffers = {np.dtype(d): (np.zeros((biggest, width), dtype=d), np.zeros((biggest, width), dtype=d),
+                                      np.zeros(52, dtype=d), np.zeros(0, dtype=d))
+                        for d in {self.dtype, np.dtype(np.float64)}}
         self.empty_i = np.zeros(0, dtype=np.int64)
         self.empty_b = np.zeros(0, dtype=np.int8)
-        self.empty_f = np.zeros(0)
+        self.empty_w = np.zeros(0)
         return True
 
     def pid(self) -> int:
@@ -314,17 +319,18 @@ class SubtreeWorker:
         t0, c0 = time.perf_counter(), time.process_time()
         pre, pos, neg, floor = rule
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
-        out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p))
+        vals, owns, cs, empty = self.buffers[own_reach.dtype]
+        out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p), dtype=own_reach.dtype)
         row = 0
         src = self.regrets if source == "regrets" else self.average
         for k, pc in enumerate(self.pieces):
-            avg = self.average[k][p] if mode == kernels.UPDATE else self.empty_f
+            avg = self.average[k][p] if mode == kernels.UPDATE else empty
             m = len(pc.kind)
-            val = self.val[:m]
+            val = vals[:m]
             g = self.groups[k]
             kernels.walk(*pc.arrays(), *self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode,
                          avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
-                         self.own[:m, :n_p], val[:, :n_p], self.cs, self.empty_i, self.empty_b, self.empty_f)
+                         owns[:m, :n_p], val[:, :n_p], cs, self.empty_i, self.empty_b, self.empty_w)
             out[row:row + pc.n_roots] = val[1:1 + pc.n_roots, :n_p]
             row += pc.n_roots
         return out, time.perf_counter() - t0, time.process_time() - c0
@@ -377,9 +383,9 @@ class SplitDriver(PublicTreeCFR):
         from .ray_runtime import import_ray
 
         ray = import_ray()
-        if self.dtype != "float64":
-            raise ZerosumError("--ray runs float64 only; drop --option dtype")
+        dt = np.dtype(self.dtype)
         self.alternating = True
+        self.shapes = None  # the arrays are in the form's layout (the single-process solver's files)
         self.tree = tree = as_public_tree(game)
         self.game = tree
         self.iteration = 0
@@ -394,8 +400,10 @@ class SplitDriver(PublicTreeCFR):
         below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
         self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
         # one walk per forest: a cut chance node over a run of this worker's subtrees below it, as
-        # many as per-node vectors of PER_NODE_BYTES hold (fewer Numba calls than one per card)
-        cap = max(PER_NODE_BYTES // (16 * max(tree.n_hands)), 1)
+        # many as keep the walk's two per-node buffers within FOREST_BYTES (a core's L2 cache:
+        # on the turn subgame, forests of 2 river subtrees cost 0.070 s of CPU per worker and
+        # iteration, forests of 48 (32 MB buffers) 0.084 s)
+        cap = max(FOREST_BYTES // (16 * max(tree.n_hands)), 1)
         self.pieces, groups = [], []
         for w, ks in enumerate(self.assignment):
             forests, runs = [], []
@@ -411,14 +419,16 @@ class SplitDriver(PublicTreeCFR):
             groups.append(np.searchsorted(self.worker_cuts[w], [below[run[0]] for run in runs]))
         self._leaf_count = tree.n_children[self.cut].astype(np.int64)  # roots are in cut order, then card order
         self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
-        self.regrets = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
-        self.average = [np.zeros(self.trunk.size[q]) for q in (0, 1)]
+        self.regrets = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
+        self.average = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
         width = max(tree.n_hands)
         m = len(self.trunk.kind)
-        self._opp = np.zeros((m, width))
-        self._own = np.zeros((m, width))
-        self._val = np.zeros((m, width))
-        self._cs = np.zeros(52)
+        # the trunk's per-node buffers, ranges and scratch: the sums' dtype for the updates, float64
+        # for the evaluations (as in the single-process solver)
+        self._work = {np.dtype(d): (np.zeros((m, width), dtype=d), np.zeros((m, width), dtype=d),
+                                    np.zeros((m, width), dtype=d), np.zeros(52, dtype=d),
+                                    tuple(np.asarray(r, dtype=d) for r in tree.ranges), np.zeros(0, dtype=d))
+                      for d in {dt, np.dtype(np.float64)}}
         self._targs = tree.terminals.kernel_args()
         self._own_dir = None
         if self.checkpoint_dir is None:
@@ -426,7 +436,8 @@ class SplitDriver(PublicTreeCFR):
             self.checkpoint_dir = self._own_dir.name
         os.makedirs(self.checkpoint_dir, exist_ok=True)
         actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
-        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs)) for w in range(self.n_workers)]
+        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs), str(dt))
+                       for w in range(self.n_workers)]
         self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
         try:  # an actor that cannot be placed (too few CPUs, a node gone) is an error, not a hang
             ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)], timeout=START_WAIT_S)
@@ -449,11 +460,13 @@ class SplitDriver(PublicTreeCFR):
         t = self.trunk
         src = self.regrets if source == "regrets" else self.average
         t0 = time.perf_counter()
-        rp, ro = self.tree.ranges[p], self.tree.ranges[1 - p]
+        dt = np.dtype(self.dtype) if mode == kernels.UPDATE else np.dtype(np.float64)
+        opp_buf, own_buf, val_buf, cs, ranges, empty = self._work[dt]
+        rp, ro = ranges[p], ranges[1 - p]
         n_p, n_o = len(rp), len(ro)
-        opp, own = self._opp[:, :n_o], self._own[:, :n_p]
+        opp, own = opp_buf[:, :n_o], own_buf[:, :n_p]
         trunk_down(t.kind, t.player, t.first_child, t.n_children, t.offset, p, rp, ro, src[p], src[1 - p], mode,
-                   self.average[p] if mode == kernels.UPDATE else np.zeros(0), float(weight), opp, own)
+                   self.average[p] if mode == kernels.UPDATE else empty, float(weight), opp, own)
         leaves = self.trunk_leaf_nodes
         refs = []
         for w in range(self.n_workers):
@@ -464,7 +477,7 @@ class SplitDriver(PublicTreeCFR):
         self.driver_s += time.perf_counter() - t0
         results = self.ray.get(refs)
         t0 = time.perf_counter()
-        root_val = np.empty((len(self.roots), n_p))
+        root_val = np.empty((len(self.roots), n_p), dtype=dt)
         for w, (vals, secs, cpu) in enumerate(results):
             root_val[self.assignment[w]] = vals
             self.bytes_total += vals.nbytes
@@ -473,7 +486,7 @@ class SplitDriver(PublicTreeCFR):
         pre, pos, neg, floor = rule
         value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
                          *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
-                         self._val[:, :n_p], root_val, self._leaf_start, self._leaf_count, self._cs)
+                         val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
         self.driver_s += time.perf_counter() - t0
         self.passes += 1
         return value
@@ -554,8 +567,8 @@ class SplitDriver(PublicTreeCFR):
     def gather(self):
         """The global (regrets, average) arrays, as the single-process solver holds them."""
         ia = self.tree.infoset_actions()
-        regrets = [np.zeros(n) for n in ia]
-        average = [np.zeros(n) for n in ia]
+        regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
+        average = [np.zeros(n, dtype=self.dtype) for n in ia]
         for q in (0, 1):
             regrets[q][self.trunk.gidx[q]] = self.regrets[q]
             average[q][self.trunk.gidx[q]] = self.average[q]
@@ -580,7 +593,8 @@ class SplitDriver(PublicTreeCFR):
 
     def nbytes(self) -> int:
         """The driver's share: trunk arrays and its per-node vectors."""
-        return sum(a.nbytes for a in self.regrets + self.average) + self._opp.nbytes * 3
+        return sum(a.nbytes for a in self.regrets + self.average) + \
+            sum(sum(b.nbytes for b in bufs[:4]) for bufs in self._work.values())
 
     def stats(self) -> dict:
         """The JSON's distributed fields (workers, bytes per iteration, seconds per worker, ...)."""
@@ -604,8 +618,8 @@ class SplitDriver(PublicTreeCFR):
         whole-tree arrays, which are then scattered to the trunk and the workers."""
         ia = self.tree.infoset_actions()
         trunk = self.regrets, self.average
-        self.regrets = [np.zeros(n) for n in ia]
-        self.average = [np.zeros(n) for n in ia]
+        self.regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
+        self.average = [np.zeros(n, dtype=self.dtype) for n in ia]
         try:
             super().load_state_dict(state)
             whole = self.regrets, self.average
@@ -632,16 +646,19 @@ class SplitDriver(PublicTreeCFR):
 
 
 def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, checkpoint_dir: str | None = None,
-                 **options):
+                 dtype: str = "float64", **options):
     """A public-tree solver of variant ``name`` with its subtrees on ``workers`` Ray actors (Ray
-    must be started: :func:`zerosum.distributed.ray_runtime.start`)."""
+    must be started: :func:`zerosum.distributed.ray_runtime.start`); ``dtype`` of the sums
+    (float32 halves the memory and the reach and value vectors sent, as in one process)."""
     if name not in VARIANTS or name == "pcs-mccfr":
         raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
     if workers < 1:
         raise ZerosumError(f"--workers must be at least 1, got {workers}")
+    if dtype not in ("float64", "float32"):
+        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
     variant = VARIANTS[name]
     bases = (SplitDriver,) if variant is None else (variant, SplitDriver)
     cls = type(f"Split{'' if variant is None else variant.__name__}", bases,
                {"n_workers": workers, "checkpoint_every": max(int(checkpoint_every), 1),
-                "checkpoint_dir": checkpoint_dir, "dtype": "float64"})
+                "checkpoint_dir": checkpoint_dir, "dtype": dtype})
     return cls(game, **options)
