@@ -58,3 +58,66 @@ def test_nothing_imports_ray_without_the_option():
             "assert r.exit_code == 0, r.output; print('ray' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def _without(report: dict, dropped) -> dict:
+    """The report with the columns named in ``dropped`` (timings, and what timings decide) blanked."""
+    for t in report["tables"]:
+        keep = [j for j, c in enumerate(t["columns"]) if c not in dropped]
+        t["columns"] = [t["columns"][j] for j in keep]
+        t["rows"] = [[r[j] for j in keep] for r in t["rows"]]
+    return report
+
+
+def _same_on_ray(args, dropped=()):
+    """``zerosum experiment ARGS --json`` serially and with --ray auto --workers 2: the same JSON
+    (but for the columns in ``dropped``)."""
+    runner = CliRunner()
+    serial = runner.invoke(cli, ["experiment", *args, "--json", "--no-plot"])
+    assert serial.exit_code == 0, serial.output
+    spread = runner.invoke(cli, ["experiment", *args, "--json", "--no-plot", "--ray", "auto", "--workers", "2"])
+    assert spread.exit_code == 0, spread.output
+    a, b = (_without(json.loads(r.stdout), dropped) for r in (serial, spread))
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return a
+
+
+def test_psro_runs_on_ray_equal_serial(ray_local):
+    out = _same_on_ray(["psro", "-n", "6", "--band", "--game", "kuhn"])
+    assert len(out["tables"]) == 2 and len(out["tables"][1]["rows"]) == 1 + 4 + 2  # default, 4 rules, band
+
+
+def test_learned_oracles_runs_on_ray_equal_serial(ray_local):
+    out = _same_on_ray(["learned-oracles", "-n", "4", "--budgets", "200", "--seeds", "2", "--oracles",
+                        "q-learning,policy-gradient", "--sanity-budgets", "", "--game", "kuhn"],
+                       dropped={"CPU s per run"})
+    rows = out["tables"][0]["rows"]
+    assert [r[:3] for r in rows] == [["exact", "-", 1], ["q-learning", 200, 2], ["policy-gradient", 200, 2]]
+
+
+def test_deep_runs_on_ray_equal_serial(ray_local):
+    pytest.importorskip("jax")
+    from zerosum.experiments.deep import deep
+
+    small = {"sd-cfr": {"traversals": 20, "advantage_steps": 20, "batch": 32, "memory": 2000}}
+    kwargs = dict(seeds=2, methods=("sd-cfr",), iterations={"sd-cfr": 3}, options=small, cfr_iterations=20)
+    serial = _without(deep(None, False, **kwargs).to_dict(), {"CPU s per run"})
+    spread = _without(deep(None, False, **kwargs, ray="auto", workers=2).to_dict(), {"CPU s per run"})
+    assert json.dumps(serial, sort_keys=True) == json.dumps(spread, sort_keys=True)
+    assert [r[0] for r in serial["tables"][0]["rows"]] == ["sd-cfr", "cfr+ (tabular)"]
+
+
+def test_sampling_pays_members_on_ray_equal_serial(ray_local):
+    from zerosum.experiments.sampling_pays import crossover
+
+    members = [{"ranks": 3, "copies": 1, "rounds": 1, "raises": 1, "bets": [1]}]
+    subgames = (("Ks7d2c9h3s", "AA,KK,AK", "QQ+,T9s"),)
+    timed = {"compile s", "CFR+ s", "ES-MCCFR s", "OS-MCCFR s", "fastest", "public CFR+ s", "PCS-MCCFR s",
+             "history CFR+ s / public CFR+ s"}
+    serial = crossover(None, False, 0.2, 1.0, members, subgames).to_dict()
+    spread = crossover(None, False, 0.2, 1.0, members, subgames, ray="auto", workers=2).to_dict()
+    a, b = _without(serial, timed), _without(spread, timed)
+    assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    # the targets were reached (the iteration counts are then a function of the seeds alone)
+    assert all(r[-1] is not None and r[-3] is not None for r in a["tables"][0]["rows"])
+    assert len(a["tables"][1]["rows"]) == 2

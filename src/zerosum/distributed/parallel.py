@@ -2,12 +2,15 @@
 
 :func:`run_all` is ``[fn(*a) for a in calls]`` where ``ray`` is None, and the same list, in the
 same order, computed by Ray tasks otherwise: every run is a pure function of its arguments
-(seeds included), so the numbers are the serial run's.
+(seeds included), so the numbers are the serial run's.  :func:`ray_options` gives an
+experiment's command the ``--ray`` and ``--workers`` options.
 """
 
 from __future__ import annotations
 
-from .ray_runtime import import_ray, start
+import click
+
+from .ray_runtime import check_workers, import_ray, start
 
 
 def _call(fn, *args):
@@ -16,6 +19,7 @@ def _call(fn, *args):
 
 def run_all(fn, calls, ray: str | None = None, workers: int | None = None) -> list:
     """``[fn(*c) for c in calls]``, serially or as Ray tasks (at most ``workers`` at once), in order."""
+    check_workers(workers)
     calls = [tuple(c) for c in calls]
     if ray is None:
         return [fn(*c) for c in calls]
@@ -31,3 +35,15 @@ def run_all(fn, calls, ray: str | None = None, workers: int | None = None) -> li
         for ref in ready:
             results[pending.pop(ref)] = rt.get(ref)
     return results
+
+
+def ray_options(what: str):
+    """The ``--ray auto|ADDRESS`` and ``--workers N`` options of an experiment command (passed
+    to it as ``ray_address`` and ``workers``); ``what`` says what runs as one Ray task."""
+    def deco(fn):
+        fn = click.option("--workers", type=int, default=None,
+                          help="Ray workers (default: the cluster's CPUs).")(fn)
+        return click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+                            help=f"Run {what} as Ray tasks (same numbers): auto starts a local instance, "
+                                 f"HOST:PORT joins a cluster.")(fn)
+    return deco

@@ -15,6 +15,7 @@ import click
 import numpy as np
 
 from ..compiled import compiled
+from ..distributed.parallel import ray_options
 from ..errors import ZerosumError
 from ..games import load_game
 from .report import Report, Table, experiment_command
@@ -26,11 +27,25 @@ def _marks(last: int, n: int = 6) -> list[int]:
     return sorted({max(1, round(last * f)) for f in np.geomspace(1 / 2 ** (n - 1), 1, n)})
 
 
+def _method_run(game, method: str, seed: int, iterations: int, options: dict, advance=None):
+    """One deep method's run with one seed: its rows and CPU seconds (``game``: the compiled game,
+    or its name where this runs as a Ray task)."""
+    from ..solvers import SOLVERS
+
+    g = compiled(load_game(game)) if isinstance(game, str) else game
+    solver = SOLVERS[method](g, seed=seed, **options)
+    t0 = time.process_time()
+    rows = solver.run(iterations, _marks(iterations), progress=advance)
+    return rows, time.process_time() - t0
+
+
 def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: int = 3, methods=METHODS,
-         options=None, cfr_iterations: int = 1000) -> Report:
-    """The comparison table; ``iterations`` per method (default: deep-cfr/sd-cfr 100, nfsp 20,000)."""
+         options=None, cfr_iterations: int = 1000, ray: str | None = None, workers: int | None = None) -> Report:
+    """The comparison table; ``iterations`` per method (default: deep-cfr/sd-cfr 100, nfsp 20,000);
+    ``ray`` (auto or an address) runs each (method, seed) as a Ray task (same numbers)."""
     from ..cli.common import progress_bar
-    from ..solvers import SOLVERS, CFRPlusSolver
+    from ..distributed.parallel import run_all
+    from ..solvers import CFRPlusSolver
 
     g = compiled(load_game(game))
     iterations = {"deep-cfr": 100, "sd-cfr": 100, "nfsp": 20000, **(iterations or {})}
@@ -40,13 +55,12 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
         raise ZerosumError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
     runs: dict[str, list] = {}
     with progress_bar(sum(iterations[m] for m in methods) * seeds, f"deep methods on {g.game_id}",
-                      enabled=progress) as advance:
-        for m in methods:
-            for seed in range(1, seeds + 1):
-                solver = SOLVERS[m](g, seed=seed, **options.get(m, {}))
-                t0 = time.process_time()
-                rows = solver.run(iterations[m], _marks(iterations[m]), progress=advance)
-                runs.setdefault(m, []).append((rows, time.process_time() - t0))
+                      enabled=progress and ray is None) as advance:
+        plan = [(m, seed) for m in methods for seed in range(1, seeds + 1)]
+        calls = [(game if ray else g, m, seed, iterations[m], options.get(m, {}), None if ray else advance)
+                 for m, seed in plan]
+        for (m, _), out in zip(plan, run_all(_method_run, calls, ray, workers)):
+            runs.setdefault(m, []).append(out)
     t0 = time.process_time()
     cfr = CFRPlusSolver(g)
     cfr_rows = cfr.run(cfr_iterations, _marks(cfr_iterations, 10))
@@ -85,7 +99,8 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
 @click.option("--game", default="kuhn", show_default=True)
 @click.option("--seeds", type=int, default=3, show_default=True)
 @click.option("--quick", is_flag=True, help="A tiny run for tests (one seed, a few iterations, small settings).")
-def command(plot, progress, game, seeds, quick):
+@ray_options("each (method, seed) run")
+def command(plot, progress, game, seeds, quick, ray_address, workers):
     """Deep CFR, SD-CFR and NFSP against CFR+: exact NashConv by nodes touched and CPU time."""
     if seeds <= 0:
         raise ZerosumError(f"--seeds must be positive, got {seeds}")
@@ -94,5 +109,5 @@ def command(plot, progress, game, seeds, quick):
         return deep(plot, progress, game="kuhn", seeds=1, iterations={"deep-cfr": 3, "sd-cfr": 3, "nfsp": 20},
                     options={"deep-cfr": {**small, "policy_steps": 20}, "sd-cfr": small,
                              "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
-                    cfr_iterations=50)
-    return deep(plot, progress, game=game, seeds=seeds)
+                    cfr_iterations=50, ray=ray_address, workers=workers)
+    return deep(plot, progress, game=game, seeds=seeds, ray=ray_address, workers=workers)

@@ -17,6 +17,7 @@ import click
 import numpy as np
 
 from ..compiled import compiled
+from ..distributed.parallel import ray_options
 from ..errors import ZerosumError
 from ..games import load_game
 from ..solvers.psro import PSROSolver
@@ -42,16 +43,27 @@ def _run(game, iterations, marks, progress_advance=None, **options):
     return rows, time.process_time() - t0
 
 
+def _plan_run(game, iterations, marks, oracle, budget, seed, advance=None):
+    """One (oracle, budget, seed) PSRO run: its rows and CPU seconds (``game``: the compiled
+    game, or its name where this runs as a Ray task)."""
+    g = compiled(load_game(game)) if isinstance(game, str) else game
+    options = {} if oracle == "exact" else {"oracle": oracle, "hands": budget, "seed": seed}
+    return _run(g, iterations, marks, advance, **options)
+
+
 def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1000, 10000, 100000),
                     seeds: int = 2, oracles=ORACLES, dqn_max_hands: int = 10000, game: str = "leduc",
-                    sanity_budgets=(1000, 10000, 100000, 1000000)) -> Report:
+                    sanity_budgets=(1000, 10000, 100000, 1000000), ray: str | None = None,
+                    workers: int | None = None) -> Report:
     """The table of NashConv by oracle and budget (mean over ``seeds``); ``plot`` a PNG path or None.
 
     The DQN runs only at budgets up to ``dqn_max_hands`` (a network step costs far more than a
     table update) and only where JAX is installed; the notes say what was left out.  With
     ``sanity_budgets``, a first table gives each oracle's error against fixed opponents.
+    ``ray`` (auto or an address) runs each (oracle, budget, seed) as a Ray task (same numbers).
     """
     from ..cli.common import progress_bar
+    from ..distributed.parallel import run_all
 
     g = compiled(load_game(game))
     marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
@@ -70,11 +82,11 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
                 continue
             plan += [(oracle, b, s) for s in range(1, seeds + 1)]
     results: dict[tuple, list] = {}
-    with progress_bar(len(plan) * (iterations - 1), "PSRO with learned oracles", enabled=progress) as advance:
-        for oracle, budget, seed in plan:
-            options = {} if oracle == "exact" else {"oracle": oracle, "hands": budget, "seed": seed}
-            rows, cpu = _run(g, iterations, marks, advance, **options)
-            results.setdefault((oracle, budget), []).append((rows, cpu))
+    with progress_bar(len(plan) * (iterations - 1), "PSRO with learned oracles",
+                      enabled=progress and ray is None) as advance:
+        calls = [(game if ray else g, iterations, marks, *run, None if ray else advance) for run in plan]
+        for (oracle, budget, _), out in zip(plan, run_all(_plan_run, calls, ray, workers)):
+            results.setdefault((oracle, budget), []).append(out)
     cols = ["oracle", "hands per call", "seeds"] + [f"NashConv @{m}" for m in marks] + \
         ["mean oracle error", "hands played", "CPU s per run"]
     table = Table(f"PSRO (Nash) on {g.game_id} with learned best responses: exact NashConv of the meta-strategy "
@@ -179,7 +191,9 @@ def _ints(text: str, name: str) -> tuple[int, ...]:
               help="Budgets of the oracle-error table against fixed opponents ('' for none).")
 @click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
 @click.option("--game", default="leduc", show_default=True)
-def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, quick, game):
+@ray_options("each (oracle, budget, seed) PSRO run")
+def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, quick, game,
+             ray_address, workers):
     """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
     budgets = _ints(budgets, "--budgets")
     sanity_budgets = _ints(sanity_budgets, "--sanity-budgets") if sanity_budgets.strip() else ()
@@ -187,7 +201,7 @@ def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands,
     if quick:
         iterations, budgets, seeds, dqn_max_hands, sanity_budgets = 10, (300, 1000), 1, 1000, (1000,)
     return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game,
-                           sanity_budgets)
+                           sanity_budgets, ray=ray_address, workers=workers)
 
 
 command = _learned

@@ -13,6 +13,7 @@ from __future__ import annotations
 import click
 
 from ..cli.common import progress_bar
+from ..distributed.parallel import ray_options
 from ..games import load_game
 from ..plots import loglog
 from ..solvers.psro import PSROSolver
@@ -29,22 +30,29 @@ TIE_RULES = (("dual simplex, members in order", "highs-ds", False),
 
 
 def _curve(game, meta, iterations, advance, **options):
-    solver = PSROSolver(game, meta, **options)
+    solver = PSROSolver(load_game(game) if isinstance(game, str) else game, meta, **options)
     return solver.run(iterations, range(1, iterations + 1), progress=advance)
 
 
+def _curve_call(game, meta, iterations, advance, options):
+    return _curve(game, meta, iterations, advance, **options)
+
+
 def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = False,
-              game: str = "leduc") -> Report:
-    """The Part 4 table (and, with ``band``, the LP tie-breaking band); ``plot`` is a PNG path or None."""
+              game: str = "leduc", ray: str | None = None, workers: int | None = None) -> Report:
+    """The Part 4 table (and, with ``band``, the LP tie-breaking band); ``plot`` is a PNG path or None;
+    ``ray`` (auto or an address) runs each PSRO run (meta-solver or tie rule) as a Ray task (same numbers)."""
+    from ..distributed.parallel import run_all
+
     g = load_game(game)
     marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
-    runs = len(METHODS) + (len(TIE_RULES) if band else 0)
-    curves = {}
-    with progress_bar(runs * (iterations - 1), "Part 4: PSRO", enabled=progress) as advance:
-        for label, meta in METHODS:
-            curves[label] = _curve(g, meta, iterations, advance)
-        ties = {label: _curve(g, "nash", iterations, advance, lp_method=method, reverse=rev)
-                for label, method, rev in (TIE_RULES if band else ())}
+    plan = [(label, meta, {}) for label, meta in METHODS]
+    plan += [(label, "nash", {"lp_method": method, "reverse": rev}) for label, method, rev in (TIE_RULES if band else ())]
+    with progress_bar(len(plan) * (iterations - 1), "Part 4: PSRO", enabled=progress and ray is None) as advance:
+        calls = [(game if ray else g, meta, iterations, None if ray else advance, opts) for _, meta, opts in plan]
+        out = dict(zip([label for label, _, _ in plan], run_all(_curve_call, calls, ray, workers)))
+    curves = {label: out[label] for label, _ in METHODS}
+    ties = {label: out[label] for label, _, _ in (TIE_RULES if band else ())}
     table = Table("Part 4: PSRO with exact best responses: NashConv (the lab's exploitability) of the meta-strategy",
                   ["iterations", *map(str, marks)], digits=[None] + [3] * len(marks))
     for label, curve in curves.items():
@@ -83,9 +91,10 @@ def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = Fal
 @click.option("--band/--no-band", default=True, show_default=True,
               help="Rerun PSRO under other LP tie-breaking rules and show the band.")
 @click.option("--game", default="leduc", show_default=True)
-def _psro(plot, progress, iterations, band, game):
+@ray_options("each PSRO run (meta-solver, tie-breaking rule)")
+def _psro(plot, progress, iterations, band, game, ray_address, workers):
     """Lab 15 Part 4: iterated best response, fictitious play and PSRO (Nash) with exact best responses."""
-    return lab_part4(plot, progress, iterations, band, game)
+    return lab_part4(plot, progress, iterations, band, game, ray=ray_address, workers=workers)
 
 
 command = _psro

@@ -16,6 +16,7 @@ import time
 import click
 
 from ..compiled import compiled
+from ..distributed.parallel import ray_options
 from ..evaluation import nash_conv, nash_conv_of_plans
 from ..games import load_game
 from ..plots import loglog_panels
@@ -71,7 +72,8 @@ def public_time_to_target(solver, target: float, time_limit: float, first_chunk:
     return None, solver.iteration, curve
 
 
-def _public_rows(table, game, target, fraction, time_limit, history_cfr_s, progress):
+def _public_rows(game, target, fraction, time_limit, history_cfr_s, progress) -> list:
+    """The public-tree table's row for one game."""
     from ..public_tree.compile import public_tree
     from ..public_tree.solver import public_solver
 
@@ -90,12 +92,46 @@ def _public_rows(table, game, target, fraction, time_limit, history_cfr_s, progr
         results[name] = public_time_to_target(public_solver(name, tree), target, time_limit, chunk)[:2]
     plus_s = results["cfr+"][0]
     ratio = history_cfr_s / plus_s if history_cfr_s is not None and plus_s else None
-    table.add(game.id, tree.histories, tree.n_nodes, sum(tree.infoset_actions()), compile_s, target, plus_s,
-              results["cfr+"][1], results["pcs-mccfr"][0], results["pcs-mccfr"][1], ratio)
+    return [game.id, tree.histories, tree.n_nodes, sum(tree.infoset_actions()), compile_s, target, plus_s,
+            results["cfr+"][1], results["pcs-mccfr"][0], results["pcs-mccfr"][1], ratio]
+
+
+def _member_rows(params: dict, fraction: float, time_limit: float, progress: bool):
+    """One family member: its row of the history-tree table, its row of the public-tree table and
+    its curves (one Ray task under --ray)."""
+    t0 = time.process_time()
+    g = compiled(load_game("poker", **params))
+    compile_s = time.process_time() - t0
+    target = fraction * nash_conv(g, TabularPolicy.uniform(g))
+    results, series = {}, {}
+    for name, solver, chunk in (("CFR+", CFRPlusSolver(g), 1),
+                                ("ES-MCCFR", ExternalSamplingSolver(g, seed=0), 1000),
+                                ("OS-MCCFR", OutcomeSamplingSolver(g, seed=0), 10000)):
+        if progress:
+            click.echo(f"{g.game_id}: {name} ...", err=True)
+        seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
+        results[name] = (seconds, its)
+        series[name] = ([c[0] for c in curve], [c[1] / target for c in curve])
+    done = {k: v[0] for k, v in results.items() if v[0] is not None}
+    fastest = min(done, key=done.get) if done else "none"
+    s = g.sizes()
+    row = [g.game_id, s["histories"], s["infosets"][0], s["terminals"], compile_s, target,
+           results["CFR+"][0], results["CFR+"][1], results["ES-MCCFR"][0], results["ES-MCCFR"][1],
+           results["OS-MCCFR"][0], results["OS-MCCFR"][1], fastest]
+    public = _public_rows(load_game("poker", **params), target, fraction, time_limit, results["CFR+"][0], progress)
+    return row, public, series
+
+
+def _subgame_row(params: dict, fraction: float, time_limit: float, progress: bool) -> list:
+    return _public_rows(load_game("holdem", **params), None, fraction, time_limit, None, progress)
 
 
 def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: float = 10.0,
-              members=MEMBERS, subgames=()) -> Report:
+              members=MEMBERS, subgames=(), ray: str | None = None, workers: int | None = None) -> Report:
+    """Both tables; ``ray`` (auto or an address) runs each member and each subgame as a Ray task
+    (the iterations to the target are the serial run's; the seconds are each task's CPU time)."""
+    from ..distributed.parallel import run_all
+
     table = Table(f"time to NashConv <= {fraction:g} x uniform's NashConv (solver CPU seconds; compile excluded)",
                   ["game", "histories", "infosets/player", "terminals", "compile s", "target",
                    "CFR+ s", "CFR+ iterations", "ES-MCCFR s", "ES iterations", "OS-MCCFR s",
@@ -108,32 +144,17 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
                     "history CFR+ s / public CFR+ s"],
                    digits=[None, None, None, None, 2, 4, 3, None, 3, None, 1])
     series = {}
-    for params in members:
-        t0 = time.process_time()
-        g = compiled(load_game("poker", **params))
-        compile_s = time.process_time() - t0
-        target = fraction * nash_conv(g, TabularPolicy.uniform(g))
-        results = {}
-        for name, solver, chunk in (("CFR+", CFRPlusSolver(g), 1),
-                                    ("ES-MCCFR", ExternalSamplingSolver(g, seed=0), 1000),
-                                    ("OS-MCCFR", OutcomeSamplingSolver(g, seed=0), 10000)):
-            if progress:
-                click.echo(f"{g.game_id}: {name} ...", err=True)
-            seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
-            results[name] = (seconds, its)
-            member = f"{params['ranks']} ranks, {params['raises']} raises"
-            series.setdefault(member, {})[name] = ([c[0] for c in curve], [c[1] / target for c in curve])
-        done = {k: v[0] for k, v in results.items() if v[0] is not None}
-        fastest = min(done, key=done.get) if done else "none"
-        s = g.sizes()
-        table.add(g.game_id, s["histories"], s["infosets"][0], s["terminals"], compile_s, target,
-                  results["CFR+"][0], results["CFR+"][1], results["ES-MCCFR"][0], results["ES-MCCFR"][1],
-                  results["OS-MCCFR"][0], results["OS-MCCFR"][1], fastest)
-        _public_rows(public, load_game("poker", **params), target, fraction, time_limit, results["CFR+"][0],
-                     progress)
-    for board, r0, r1 in subgames:
-        params = {"board": board, **({"range0": r0} if r0 else {}), **({"range1": r1} if r1 else {})}
-        _public_rows(public, load_game("holdem", **params), None, fraction, time_limit, None, progress)
+    progress = progress and ray is None
+    out = run_all(_member_rows, [(params, fraction, time_limit, progress) for params in members], ray, workers)
+    subs = [{"board": board, **({"range0": r0} if r0 else {}), **({"range1": r1} if r1 else {})}
+            for board, r0, r1 in subgames]
+    for params, (row, public_row, curves) in zip(members, out):
+        table.add(*row)
+        public.add(*public_row)
+        series[f"{params['ranks']} ranks, {params['raises']} raises"] = curves
+    for public_row in run_all(_subgame_row, [(params, fraction, time_limit, progress) for params in subs], ray,
+                              workers):
+        public.add(*public_row)
     report = Report("sampling-pays", [table, public])
     report.notes.append(f"'-' = target not reached within {time_limit:g} s of solver time.")
     if plot:
@@ -150,10 +171,12 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
               help="Solver seconds allowed per solver and game.")
 @click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
               help="Skip members with more ranks.")
-def _sampling_pays(plot, progress, fraction, time_limit, max_ranks):
+@ray_options("each family member and subgame")
+def _sampling_pays(plot, progress, fraction, time_limit, max_ranks, ray_address, workers):
     """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
     members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
-    return crossover(plot, progress, fraction, time_limit, members, SUBGAMES if max_ranks == 13 else ())
+    return crossover(plot, progress, fraction, time_limit, members, SUBGAMES if max_ranks == 13 else (),
+                     ray=ray_address, workers=workers)
 
 
 command = _sampling_pays
