@@ -53,8 +53,9 @@ FOREST_BYTES = 2 ** 20
 
 class Piece:
     """A connected part of the public tree renumbered from 0 (parents first, children
-    consecutive), with its own flat [action x hand] offsets and, per player, the global flat index
-    of every local entry (``gidx[p]``) to gather and scatter the global arrays."""
+    consecutive), with its own flat [action x hand] offsets and, per player, where its decision
+    nodes' entries lie in the global arrays (``gidx(p)``, built on demand: a flop subtree's index
+    would take as much memory as its sums)."""
 
     def __init__(self, tree: PublicTree, nodes: np.ndarray, cut_leaves: np.ndarray | None = None,
                  forest_roots: int = 0):
@@ -79,16 +80,26 @@ class Piece:
         self.board = tree.board[nodes].copy()
         self.stake = tree.stake[nodes].copy()
         self.offset = np.full(len(nodes), -1, dtype=np.int64)
-        used, gidx = [0, 0], [[], []]
+        used, start, size = [0, 0], [[], []], [[], []]
         for k, g in enumerate(nodes):
             if self.kind[k] == DECISION:
                 q = int(self.player[k])
-                size = int(self.n_children[k]) * tree.n_hands[q]
+                n = int(self.n_children[k]) * tree.n_hands[q]
                 self.offset[k] = used[q]
-                used[q] += size
-                gidx[q].append(np.arange(tree.offset[g], tree.offset[g] + size, dtype=np.int64))
-        self.gidx = [np.concatenate(x) if x else np.zeros(0, dtype=np.int64) for x in gidx]
+                used[q] += n
+                start[q].append(int(tree.offset[g]))
+                size[q].append(n)
+        self.gstart = [np.array(x, dtype=np.int64) for x in start]
+        self.gsize = [np.array(x, dtype=np.int64) for x in size]
         self.size = used
+
+    def gidx(self, q: int) -> np.ndarray:
+        """The global flat index of each of player q's local entries, in local order."""
+        if len(self.gsize[q]) == 0:
+            return np.zeros(0, dtype=np.int64)
+        local = np.arange(int(self.gsize[q].sum()), dtype=np.int64)
+        first = np.concatenate([[0], np.cumsum(self.gsize[q])[:-1]])
+        return local + np.repeat(self.gstart[q] - first, self.gsize[q])
 
     def arrays(self):
         """The node arrays in the order the core's kernels take them."""
@@ -347,7 +358,13 @@ class SubtreeWorker:
                 self.average[k][q][:] = average[k][q]
 
     def save(self, iteration: int) -> None:
-        """Write the subtrees' sums to this worker's checkpoint file."""
+        """Write the subtrees' sums to this worker's checkpoint file (at iteration 0 they are all
+        zeros: no file, which :meth:`restore` reads as zeros; a flop's sums are gigabytes)."""
+        if iteration == 0:
+            if os.path.exists(self.path):
+                os.remove(self.path)
+            self.iteration = 0
+            return
         arrays = {f"{key}{k}_{q}": a for key, src in (("r", self.regrets), ("a", self.average))
                   for k, pair in enumerate(src) for q, a in enumerate(pair)}
         os.makedirs(os.path.dirname(self.path), exist_ok=True)  # on another machine too
@@ -358,6 +375,12 @@ class SubtreeWorker:
 
     def restore(self) -> int:
         """Back to the checkpoint file; returns its iteration."""
+        if not os.path.exists(self.path):  # the checkpoint of iteration 0
+            for pair in self.regrets + self.average:
+                for a in pair:
+                    a[:] = 0
+            self.iteration = 0
+            return 0
         with np.load(self.path) as z:
             for k in range(len(self.pieces)):
                 for q in (0, 1):
@@ -570,13 +593,13 @@ class SplitDriver(PublicTreeCFR):
         regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
         average = [np.zeros(n, dtype=self.dtype) for n in ia]
         for q in (0, 1):
-            regrets[q][self.trunk.gidx[q]] = self.regrets[q]
-            average[q][self.trunk.gidx[q]] = self.average[q]
+            regrets[q][self.trunk.gidx(q)] = self.regrets[q]
+            average[q][self.trunk.gidx(q)] = self.average[q]
         for w, (r, a) in enumerate(self.ray.get([act.arrays.remote() for act in self.actors])):
             for k, pc in enumerate(self.pieces[w]):
                 for q in (0, 1):
-                    regrets[q][pc.gidx[q]] = r[k][q]
-                    average[q][pc.gidx[q]] = a[k][q]
+                    regrets[q][pc.gidx(q)] = r[k][q]
+                    average[q][pc.gidx(q)] = a[k][q]
         return regrets, average
 
     def average_policy(self):
@@ -626,12 +649,12 @@ class SplitDriver(PublicTreeCFR):
         finally:
             self.regrets, self.average = trunk
         for q in (0, 1):
-            self.regrets[q][:] = whole[0][q][self.trunk.gidx[q]]
-            self.average[q][:] = whole[1][q][self.trunk.gidx[q]]
+            self.regrets[q][:] = whole[0][q][self.trunk.gidx(q)]
+            self.average[q][:] = whole[1][q][self.trunk.gidx(q)]
         loads = []
         for w, act in enumerate(self.actors):
-            r = [[whole[0][q][pc.gidx[q]] for q in (0, 1)] for pc in self.pieces[w]]
-            a = [[whole[1][q][pc.gidx[q]] for q in (0, 1)] for pc in self.pieces[w]]
+            r = [[whole[0][q][pc.gidx(q)] for q in (0, 1)] for pc in self.pieces[w]]
+            a = [[whole[1][q][pc.gidx(q)] for q in (0, 1)] for pc in self.pieces[w]]
             loads.append(act.load.remote(r, a))
         self.ray.get(loads)
         self._save_checkpoint()
