@@ -133,3 +133,31 @@ def test_bad_options_are_one_line_errors(kuhn):
         DeepCFRSolver(kuhn, hidden=[64, 0])
     with pytest.raises(ZerosumError, match="learning_rate"):
         SingleDeepCFRSolver(kuhn, learning_rate=-1)
+
+
+def test_warm_start_continues_from_the_previous_network(kuhn):
+    """With ``warm_start`` each fit starts from the player's last network: with a negligible step
+    size the network stays what it was; from scratch it is a fresh initialization.  Resuming a
+    warm-started run reproduces it (the networks are in the state)."""
+    still = {**TINY_SD, "learning_rate": 1e-9}
+    warm = SingleDeepCFRSolver(kuhn, seed=2, warm_start=True, **still)
+    cold = SingleDeepCFRSolver(kuhn, seed=2, **still)
+    warm.run(1)
+    cold.run(1)
+    first = [w.copy() for w, _ in warm.advantage_params[0]]
+    assert all(np.array_equal(a, w) for a, (w, _) in zip(first, cold.advantage_params[0]))  # same first fit
+    warm.run(2)
+    cold.run(2)
+    assert max(np.abs(a - w).max() for a, (w, _) in zip(first, warm.advantage_params[0])) < 1e-6
+    assert max(np.abs(a - w).max() for a, (w, _) in zip(first, cold.advantage_params[0])) > 0.1
+    a = SingleDeepCFRSolver(kuhn, seed=2, warm_start=True, **TINY_SD)
+    rows = a.run(4)
+    half = SingleDeepCFRSolver(kuhn, seed=2, warm_start=True, **TINY_SD)
+    half.run(2)
+    back = SingleDeepCFRSolver(kuhn, seed=2, warm_start=True, **TINY_SD)
+    back.load_state_dict(half.state_dict())
+    assert back.run(4)[-1]["nash_conv_average"] == rows[-1]["nash_conv_average"]
+    with pytest.raises(ZerosumError, match="warm_start=False"):
+        a.load_state_dict(SingleDeepCFRSolver(kuhn, seed=2, **TINY_SD).state_dict())
+    with pytest.raises(ZerosumError, match="warm_start must be true or false"):
+        DeepCFRSolver(kuhn, warm_start=1)

@@ -184,7 +184,8 @@ class DeepCFRSolver(IterativeSolver):
 
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), policy_hidden=(64,),
                  learning_rate: float = 1e-3, batch: int = 1024, advantage_steps: int = 1500,
-                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto", decay: bool = True):
+                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto", decay: bool = True,
+                 warm_start: bool = False):
         from ..learning.features import infoset_features
         from ..learning.networks import require_jax
 
@@ -207,6 +208,9 @@ class DeepCFRSolver(IterativeSolver):
         if not isinstance(decay, bool):
             raise ZerosumError(f"decay must be true or false, got {decay!r}")
         self.decay = decay
+        if not isinstance(warm_start, bool):
+            raise ZerosumError(f"warm_start must be true or false, got {warm_start!r}")
+        self.warm_start = warm_start
         g = self.game = as_compiled(game)
         self.trees = g.treeplexes
         self.seq0, self.offsets = global_sequences(g)
@@ -230,7 +234,7 @@ class DeepCFRSolver(IterativeSolver):
         return {"traversals": self.traversals, "hidden": list(self.hidden), "policy_hidden": list(self.policy_hidden),
                 "learning_rate": self.learning_rate, "batch": self.batch, "advantage_steps": self.advantage_steps,
                 "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features,
-                "decay": self.decay}
+                "decay": self.decay, "warm_start": self.warm_start}
 
     def _key(self, stream: int):
         from ..learning.networks import seed_key
@@ -262,10 +266,11 @@ class DeepCFRSolver(IterativeSolver):
         from .training import fit_network, numpy_params
 
         buf = self.advantage[p]
+        start = self.advantage_params[p] if self.warm_start else None
         params, _ = fit_network(self._key(2 * t + p), [self.feats[p].shape[1], *self.hidden, self.widths[p]],
                                 self.feats[p], self.legal[p], buf.ids, buf.targets, buf.iters, buf.size,
                                 loss="mse", steps=self.advantage_steps, batch=self.batch,
-                                learning_rate=self.learning_rate, decay=self.decay)
+                                learning_rate=self.learning_rate, decay=self.decay, params=start)
         self.advantage_params[p] = numpy_params(params)
         self._set_sigma(p)
         self._trained(p, t)
@@ -348,7 +353,7 @@ class DeepCFRSolver(IterativeSolver):
     def load_state_dict(self, state: dict) -> None:
         """Continue from :meth:`state_dict`'s arrays (refused if made with other options)."""
         check_state(state, self.name, self.game.game_id)
-        saved = json.loads(str(state["options"]))
+        saved = {"warm_start": False, **json.loads(str(state["options"]))}  # states from before the option
         for key, value in self._options().items():
             if saved.get(key) != value:
                 raise ZerosumError(f"the saved run used {key}={saved.get(key)!r}, not {value!r}")
@@ -379,9 +384,9 @@ class SingleDeepCFRSolver(DeepCFRSolver):
 
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), learning_rate: float = 1e-3,
                  batch: int = 1024, advantage_steps: int = 1500, memory: int = 100000, features: str = "auto",
-                 decay: bool = True):
+                 decay: bool = True, warm_start: bool = False):
         super().__init__(game, seed, traversals, hidden, (1,), learning_rate, batch, advantage_steps, 1, memory,
-                         features, decay)
+                         features, decay, warm_start)
         self.value_networks = [[], []]  # per player, the params trained at iterations 1, 2, ...
         self.plan_sums = [np.zeros(t.n_sequences) for t in self.trees]  # sum of t * realization plan
 
