@@ -98,6 +98,13 @@ def choice(name, allowed):
     return check
 
 
+#: options the oracle-sanity table (docs/learned-oracles.md) gives an oracle; defaults otherwise.
+#: The DQN's is its large-budget setting: one-hot inputs (the card features leave a generalization
+#: bias of about 0.1 chip at a few information sets reached in a third of the hands, where two
+#: actions differ by less), a buffer that keeps the last million transitions, Double DQN targets,
+#: and Adam steps decaying to 5% over the budget.
+SANITY_OPTIONS = {"dqn": {"features": "onehot", "buffer": 1_000_000, "double": True, "lr_end": 0.05}}
+
 #: oracle name -> (module, class), imported on first use (the DQN needs the ``deep`` extra)
 ORACLES = {"q-learning": ("q_learning", "QLearningOracle"),
            "policy-gradient": ("policy_gradient", "PolicyGradientOracle"),
