@@ -119,8 +119,9 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
 def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES, dqn_max_hands: int = 100000,
                   seed: int = 1) -> Table:
     """Each oracle's exact error against two fixed opponents (uniform, CFR+'s 1,000-iteration
-    average) by budget, mean over the two players: how much the budget buys."""
-    from ..learning.oracle import make_oracle, oracle_error
+    average) by budget, mean over the two players: how much the budget buys (the DQN with its
+    large-budget setting, ``SANITY_OPTIONS``)."""
+    from ..learning.oracle import SANITY_OPTIONS, make_oracle, oracle_error
     from ..learning.simulator import Mixture
     from ..sequence_form import realization_plan
     from ..solvers import CFRPlusSolver
@@ -142,7 +143,8 @@ def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES,
                     continue
                 errs = []
                 for p in (0, 1):
-                    r = make_oracle(oracle, g, b, seed).respond(p, Mixture(g, p, [opp[1 - p]]))
+                    r = make_oracle(oracle, g, b, seed, **SANITY_OPTIONS.get(oracle, {})).respond(
+                        p, Mixture(g, p, [opp[1 - p]]))
                     errs.append(oracle_error(g, p, realization_plan(g.treeplexes[1 - p], opp[1 - p]), r.strategy))
                 cells.append(max(float(np.mean(errs)), 0.0))  # >= 0 up to rounding
             table.add(oracle, name, *cells)
