@@ -40,6 +40,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--range0", default="")
     ap.add_argument("--range1", default="")
+    ap.add_argument("--raises", type=int, default=3)
+    ap.add_argument("--dtype", default="float64", choices=["float64", "float32"])
+    ap.add_argument("--split-only", action="store_true",
+                    help="Only the split run (a game one process cannot hold: the flop subgame), with NashConv "
+                         "at --marks and each worker's memory.")
+    ap.add_argument("--marks", default="", help="Iterations (after the warm-up) at which --split-only prints NashConv.")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
@@ -50,8 +56,17 @@ def main() -> None:
     from zerosum.public_tree.compile import public_tree
     from zerosum.public_tree.solver import public_solver
 
-    tree = public_tree(HoldemGame(board=args.board, range0=args.range0, range1=args.range1))
-    ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    t0 = time.perf_counter()
+    game = HoldemGame(board=args.board, range0=args.range0, range1=args.range1, raises=args.raises,
+                      max_bytes=10 ** 13 if args.split_only else None)  # the split spreads the memory
+    tree = public_tree(game)
+    compile_s = time.perf_counter() - t0
+    from zerosum.distributed.ray_runtime import LOCAL_SYSTEM_CONFIG
+
+    ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False, configure_logging=False,
+             _system_config=LOCAL_SYSTEM_CONFIG)  # workers at this process's priority, as --ray auto
+    if args.split_only:
+        return split_only(args, tree, compile_s)
     single = public_solver("dcfr", tree)
     single.iterate(1)
     split = split_solver("dcfr", tree, args.workers, checkpoint_every=10 ** 9)
@@ -101,6 +116,51 @@ def main() -> None:
         return
     for k, v in row.items():
         print(f"{k:34s} {v}")
+
+
+def split_only(args, tree, compile_s: float) -> None:
+    """The split run alone: per-iteration wall and CPU, NashConv at the marks, memory per worker."""
+    import resource
+
+    import ray
+
+    from zerosum.distributed.split_solver import split_solver
+
+    t0 = time.perf_counter()
+    split = split_solver("dcfr", tree, args.workers, checkpoint_every=10 ** 9, dtype=args.dtype)
+    setup_s = time.perf_counter() - t0
+    marks = sorted({int(m) for m in args.marks.split(",") if m.strip()} | {args.iterations})
+    worker_bytes = ray.get([a.nbytes.remote() for a in split.actors])
+    split.iterate(1)  # warm-up (Numba)
+    stats0 = split.stats()
+    times, rows, done = [], [], 0
+    for m in marks:
+        ts, _ = _timed_iterations(split, m - done)
+        times += ts
+        done = m
+        t0 = time.perf_counter()
+        c = split.checkpoint()
+        rows.append({"iteration": split.iteration, "nash_conv_average": c["nash_conv_average"],
+                     "nash_conv_current": c["nash_conv_current"], "value": c["value_average"],
+                     "evaluate_s": time.perf_counter() - t0})
+        print(json.dumps(rows[-1]), flush=True)
+    stats = split.stats()
+    cpu = [b - a for a, b in zip(stats0["cpu_s"], stats["cpu_s"])]
+    subtrees = sum(stats["subtrees"])
+    row = {
+        "game": tree.game_id, "hands": list(tree.n_hands), "public_nodes": tree.n_nodes, "dtype": args.dtype,
+        "infoset_actions": [int(x) for x in tree.infoset_actions()], "workers": args.workers,
+        "subtrees": stats["subtrees"], "trunk_nodes": stats["trunk_nodes"], "compile_s": compile_s,
+        "setup_s": setup_s, "iterations": done, "iter_s_median": statistics.median(times),
+        "worker_cpu_s_per_iteration": [c / done for c in cpu],
+        "cpu_s_per_subtree_iteration": sum(cpu) / (done * subtrees),
+        "bytes_per_iteration": stats["bytes_per_iteration"], "worker_bytes": worker_bytes,
+        "bytes_per_subtree": sum(worker_bytes) / subtrees, "driver_state_bytes": split.nbytes(),
+        "driver_maxrss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "load_average_1min": os.getloadavg()[0], "checkpoints": rows,
+    }
+    split.close()
+    print(json.dumps(row) if args.json else "\n".join(f"{k:30s} {v}" for k, v in row.items()))
 
 
 if __name__ == "__main__":

@@ -134,6 +134,16 @@ def test_cli_ray_json_save_state_and_resume(ray_local, tmp_path):
     assert json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
+def test_cli_ray_float32(ray_local):
+    single = public_solver("cfr+", public_tree(load_game("poker", ranks=13, copies=4, raises=3)), dtype="float32")
+    expect = single.run(10)[-1]["nash_conv_average"]
+    r = _solve("-n", "10", "--ray", "auto", "--workers", "2", "--option", "dtype=float32")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["dtype"] == "float32" and out["nash_conv"] == pytest.approx(expect, abs=1e-9)
+    assert out["bytes_per_iteration"] == 2 * (sum(out["cut_nodes"]) * 2 * 13 + 91 * 13) * 4  # float32 vectors
+
+
 def test_ray_errors_are_one_line(ray_local):
     r = CliRunner().invoke(cli, ["solve", "kuhn", "--form", "history-tree", "--ray", "auto", "-n", "1"])
     assert r.exit_code == 1 and "without --ray" in r.output

@@ -15,6 +15,11 @@ from ..errors import ZerosumError
 
 #: seconds the TCP probe of a cluster address waits
 CONNECT_TIMEOUT_S = 5.0
+#: Ray starts its workers at niceness +15 by default (background work), so on a machine shared with
+#: other jobs the split's workers lost to a one-process run at the user's own priority (measured:
+#: workers' wall time 2 to 4x their CPU time); a local instance runs them at the driver's priority.
+#: A cluster's nodes take the same setting from ``RAY_worker_niceness=0 ray start ...``.
+LOCAL_SYSTEM_CONFIG = {"worker_niceness": 0}
 
 
 def check_workers(workers: int | None) -> None:
@@ -55,7 +60,7 @@ def start(address: str, workers: int | None = None) -> int:
         try:
             if address == "auto":
                 ray.init(address="local", num_cpus=max(workers or os.cpu_count() or 1, 1), include_dashboard=False,
-                         log_to_driver=False, configure_logging=False)
+                         log_to_driver=False, configure_logging=False, _system_config=LOCAL_SYSTEM_CONFIG)
             else:
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         except Exception as exc:  # noqa: BLE001 (Ray raises several kinds: ConnectionError, RuntimeError, ...)

@@ -319,6 +319,11 @@ class SubtreeWorker:
         self.empty_w = np.zeros(0)
         return True
 
+    def nbytes(self) -> int:
+        """This worker's memory for the solve: its subtrees' sums and its per-node buffers."""
+        sums = sum(a.nbytes for pairs in (self.regrets, self.average) for pair in pairs for a in pair)
+        return sums + sum(b.nbytes for bufs in self.buffers.values() for b in bufs)
+
     def pid(self) -> int:
         """This actor's process id (the fault test kills it)."""
         return os.getpid()
@@ -495,7 +500,8 @@ class SplitDriver(PublicTreeCFR):
         for w in range(self.n_workers):
             rows = leaves[self.worker_cuts[w]]
             own_r, opp_r = own[rows], opp[rows]
-            self.bytes_total += own_r.nbytes + opp_r.nbytes
+            if mode == kernels.UPDATE:  # bytes per iteration: the iterations' passes, not the evaluations'
+                self.bytes_total += own_r.nbytes + opp_r.nbytes
             refs.append(self.actors[w].run_pass.remote(p, mode, weight, tuple(rule), source, own_r, opp_r))
         self.driver_s += time.perf_counter() - t0
         results = self.ray.get(refs)
@@ -503,7 +509,8 @@ class SplitDriver(PublicTreeCFR):
         root_val = np.empty((len(self.roots), n_p), dtype=dt)
         for w, (vals, secs, cpu) in enumerate(results):
             root_val[self.assignment[w]] = vals
-            self.bytes_total += vals.nbytes
+            if mode == kernels.UPDATE:
+                self.bytes_total += vals.nbytes
             self.compute_s[w] += secs
             self.cpu_s[w] += cpu
         pre, pos, neg, floor = rule
@@ -511,7 +518,7 @@ class SplitDriver(PublicTreeCFR):
                          *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
                          val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
         self.driver_s += time.perf_counter() - t0
-        self.passes += 1
+        self.passes += mode == kernels.UPDATE
         return value
 
     def iterate(self, n: int = 1) -> None:
