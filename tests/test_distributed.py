@@ -100,7 +100,7 @@ def test_deep_runs_on_ray_equal_serial(ray_local):
     from zerosum.experiments.deep import deep
 
     small = {"sd-cfr": {"traversals": 20, "advantage_steps": 20, "batch": 32, "memory": 2000}}
-    kwargs = dict(seeds=2, methods=("sd-cfr",), iterations={"sd-cfr": 3}, options=small, cfr_iterations=20)
+    kwargs = {"seeds": 2, "methods": ("sd-cfr",), "iterations": {"sd-cfr": 3}, "options": small, "cfr_iterations": 20}
     serial = _without(deep(None, False, **kwargs).to_dict(), {"CPU s per run"})
     spread = _without(deep(None, False, **kwargs, ray="auto", workers=2).to_dict(), {"CPU s per run"})
     assert json.dumps(serial, sort_keys=True) == json.dumps(spread, sort_keys=True)
