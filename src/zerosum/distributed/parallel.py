@@ -39,11 +39,11 @@ def run_all(fn, calls, ray: str | None = None, workers: int | None = None) -> li
 
 def ray_options(what: str):
     """The ``--ray auto|ADDRESS`` and ``--workers N`` options of an experiment command (passed
-    to it as ``ray_address`` and ``workers``); ``what`` says what runs as one Ray task."""
+    to it as ``ray_address`` and ``workers``); ``what`` names what one Ray task runs."""
     def deco(fn):
         fn = click.option("--workers", type=int, default=None,
                           help="Ray workers (default: the cluster's CPUs).")(fn)
         return click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
-                            help=f"Run {what} as Ray tasks (same numbers): auto starts a local instance, "
-                                 f"HOST:PORT joins a cluster.")(fn)
+                            help=f"One Ray task per {what} (same numbers as without): auto starts a local "
+                                 f"instance, HOST:PORT joins a cluster.")(fn)
     return deco

@@ -99,7 +99,7 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
 @click.option("--game", default="kuhn", show_default=True)
 @click.option("--seeds", type=int, default=3, show_default=True)
 @click.option("--quick", is_flag=True, help="A tiny run for tests (one seed, a few iterations, small settings).")
-@ray_options("each (method, seed) run")
+@ray_options("(method, seed) run")
 def command(plot, progress, game, seeds, quick, ray_address, workers):
     """Deep CFR, SD-CFR and NFSP against CFR+: exact NashConv by nodes touched and CPU time."""
     if seeds <= 0:

@@ -193,7 +193,7 @@ def _ints(text: str, name: str) -> tuple[int, ...]:
               help="Budgets of the oracle-error table against fixed opponents ('' for none).")
 @click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
 @click.option("--game", default="leduc", show_default=True)
-@ray_options("each (oracle, budget, seed) PSRO run")
+@ray_options("(oracle, budget, seed) PSRO run")
 def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, quick, game,
              ray_address, workers):
     """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""

@@ -91,7 +91,7 @@ def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = Fal
 @click.option("--band/--no-band", default=True, show_default=True,
               help="Rerun PSRO under other LP tie-breaking rules and show the band.")
 @click.option("--game", default="leduc", show_default=True)
-@ray_options("each PSRO run (meta-solver, tie-breaking rule)")
+@ray_options("PSRO run (meta-solver or tie-breaking rule)")
 def _psro(plot, progress, iterations, band, game, ray_address, workers):
     """Lab 15 Part 4: iterated best response, fictitious play and PSRO (Nash) with exact best responses."""
     return lab_part4(plot, progress, iterations, band, game, ray=ray_address, workers=workers)

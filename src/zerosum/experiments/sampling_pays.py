@@ -171,7 +171,7 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
               help="Solver seconds allowed per solver and game.")
 @click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
               help="Skip members with more ranks.")
-@ray_options("each family member and subgame")
+@ray_options("family member or hold'em subgame")
 def _sampling_pays(plot, progress, fraction, time_limit, max_ranks, ray_address, workers):
     """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
     members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
