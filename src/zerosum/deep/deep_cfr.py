@@ -185,7 +185,7 @@ class DeepCFRSolver(IterativeSolver):
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), policy_hidden=(64,),
                  learning_rate: float = 1e-3, batch: int = 1024, advantage_steps: int = 1500,
                  policy_steps: int = 2500, memory: int = 100000, features: str = "auto", decay: bool = True,
-                 warm_start: bool = False):
+                 warm_start: bool = False, aggregate: bool = False):
         from ..learning.features import infoset_features
         from ..learning.networks import require_jax
 
@@ -211,6 +211,9 @@ class DeepCFRSolver(IterativeSolver):
         if not isinstance(warm_start, bool):
             raise ZerosumError(f"warm_start must be true or false, got {warm_start!r}")
         self.warm_start = warm_start
+        if not isinstance(aggregate, bool):
+            raise ZerosumError(f"aggregate must be true or false, got {aggregate!r}")
+        self.aggregate = aggregate
         g = self.game = as_compiled(game)
         self.trees = g.treeplexes
         self.seq0, self.offsets = global_sequences(g)
@@ -234,7 +237,7 @@ class DeepCFRSolver(IterativeSolver):
         return {"traversals": self.traversals, "hidden": list(self.hidden), "policy_hidden": list(self.policy_hidden),
                 "learning_rate": self.learning_rate, "batch": self.batch, "advantage_steps": self.advantage_steps,
                 "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features,
-                "decay": self.decay, "warm_start": self.warm_start}
+                "decay": self.decay, "warm_start": self.warm_start, "aggregate": self.aggregate}
 
     def _key(self, stream: int):
         from ..learning.networks import seed_key
@@ -265,15 +268,24 @@ class DeepCFRSolver(IterativeSolver):
     def _train_advantage(self, p: int, t: int) -> None:
         from .training import fit_network, numpy_params
 
-        buf = self.advantage[p]
         start = self.advantage_params[p] if self.warm_start else None
         params, _ = fit_network(self._key(2 * t + p), [self.feats[p].shape[1], *self.hidden, self.widths[p]],
-                                self.feats[p], self.legal[p], buf.ids, buf.targets, buf.iters, buf.size,
-                                loss="mse", steps=self.advantage_steps, batch=self.batch,
-                                learning_rate=self.learning_rate, decay=self.decay, params=start)
+                                self.feats[p], self.legal[p], *self._samples(self.advantage[p], p), loss="mse",
+                                steps=self.advantage_steps, batch=self.batch, learning_rate=self.learning_rate,
+                                decay=self.decay, params=start, full=self.aggregate)
         self.advantage_params[p] = numpy_params(params)
         self._set_sigma(p)
         self._trained(p, t)
+
+    def _samples(self, buf: Reservoir, p: int):
+        """(ids, targets, weights, size) to fit: the reservoir's samples, or with ``aggregate`` one
+        row per information set (weighted mean target, total weight; see training.aggregate)."""
+        from .training import aggregate
+
+        if not self.aggregate:
+            return buf.ids, buf.targets, buf.iters, buf.size
+        n = self.trees[p].n_infosets
+        return (*aggregate(buf.ids, buf.targets, buf.iters, buf.size, n), n if buf.size else 0)
 
     def _set_sigma(self, p: int) -> None:
         net = self.advantage_network(p)
@@ -303,12 +315,11 @@ class DeepCFRSolver(IterativeSolver):
         t0 = time.process_time()
         nets = []
         for p in (0, 1):
-            buf = self.strategy[p]
             params, _ = fit_network(self._key(1_000_003 + 2 * self.iteration + p),
                                     [self.feats[p].shape[1], *self.policy_hidden, self.widths[p]], self.feats[p],
-                                    self.legal[p], buf.ids, buf.targets, buf.iters, buf.size, loss="xent",
+                                    self.legal[p], *self._samples(self.strategy[p], p), loss="xent",
                                     steps=self.policy_steps, batch=self.batch, learning_rate=self.learning_rate,
-                                    decay=self.decay)
+                                    decay=self.decay, full=self.aggregate)
             nets.append(Network(self.game.game_id, p, "softmax", numpy_params(params), self.features))
         self.cpu_seconds += time.process_time() - t0
         self._average = (self.iteration, nets)
@@ -353,7 +364,7 @@ class DeepCFRSolver(IterativeSolver):
     def load_state_dict(self, state: dict) -> None:
         """Continue from :meth:`state_dict`'s arrays (refused if made with other options)."""
         check_state(state, self.name, self.game.game_id)
-        saved = {"warm_start": False, **json.loads(str(state["options"]))}  # states from before the option
+        saved = {"warm_start": False, "aggregate": False, **json.loads(str(state["options"]))}  # states from before the option
         for key, value in self._options().items():
             if saved.get(key) != value:
                 raise ZerosumError(f"the saved run used {key}={saved.get(key)!r}, not {value!r}")
@@ -384,9 +395,9 @@ class SingleDeepCFRSolver(DeepCFRSolver):
 
     def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), learning_rate: float = 1e-3,
                  batch: int = 1024, advantage_steps: int = 1500, memory: int = 100000, features: str = "auto",
-                 decay: bool = True, warm_start: bool = False):
+                 decay: bool = True, warm_start: bool = False, aggregate: bool = False):
         super().__init__(game, seed, traversals, hidden, (1,), learning_rate, batch, advantage_steps, 1, memory,
-                         features, decay, warm_start)
+                         features, decay, warm_start, aggregate)
         self.value_networks = [[], []]  # per player, the params trained at iterations 1, 2, ...
         self.plan_sums = [np.zeros(t.n_sequences) for t in self.trees]  # sum of t * realization plan
 

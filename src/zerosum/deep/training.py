@@ -24,8 +24,8 @@ import numpy as np
 _TRAINERS: dict = {}
 
 
-def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: bool = True):
-    key = (loss, learning_rate, batch, steps, decay)
+def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: bool = True, full: bool = False):
+    key = (loss, learning_rate, batch, steps, decay, full)
     if key in _TRAINERS:
         return _TRAINERS[key]
     from ..learning.networks import mlp_apply, require_jax
@@ -48,7 +48,7 @@ def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: boo
     def fit(params, opt_state, feats, legal, ids, targets, weights, size, key):
         def one(carry, k):
             params, opt_state = carry
-            idx = jax.random.randint(k, (batch,), 0, size)
+            idx = jnp.arange(ids.shape[0]) if full else jax.random.randint(k, (batch,), 0, size)
             i = ids[idx]
             value, grads = jax.value_and_grad(batch_loss)(params, feats[i], targets[idx], weights[idx], legal[i])
             updates, opt_state = opt.update(grads, opt_state, params)
@@ -62,9 +62,10 @@ def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: boo
 
 
 def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="mse", steps=100, batch=256,
-                learning_rate=1e-3, params=None, decay=False):
+                learning_rate=1e-3, params=None, decay=False, full=False):
     """Train an MLP of layer widths ``sizes`` (from scratch unless ``params`` is given) on the
-    samples ``ids[:size]`` (see the module docstring); returns (params, last batch loss)."""
+    samples ``ids[:size]`` (see the module docstring); returns (params, last batch loss).
+    ``full``: every step uses all of ``ids`` (``batch`` unused), for :func:`aggregate`'s rows."""
     from ..learning.networks import mlp_init, require_jax
 
     jax, jnp, _ = require_jax()
@@ -73,10 +74,26 @@ def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="
         params = mlp_init(init_key, list(sizes))
     if size <= 0:
         return params, float("nan")
-    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps), bool(decay))
+    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps), bool(decay), bool(full))
     params, _, last = fit(params, opt.init(params), jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids),
                           jnp.asarray(targets), jnp.asarray(weights), jnp.int32(size), train_key)
     return params, float(last)
+
+
+def aggregate(ids, targets, weights, size, n_rows):
+    """The samples ``ids[:size]`` summed by row: (all row ids, weighted mean target per row, total
+    weight per row; 0 where a row has no sample).  Both losses are linear in the sample weights
+    and, up to a constant, in the target (squared error: sum_s w_s |f - y_s|^2 = W |f - ybar|^2 +
+    const; cross-entropy is linear in y), so a full-batch fit on these rows minimizes exactly the
+    objective that minibatches of the samples estimate -- without their sampling noise.  Worth it
+    when the information sets are few enough to enumerate (compiled games)."""
+    ids = np.asarray(ids[:size], dtype=np.int64)
+    w = np.asarray(weights[:size], dtype=np.float64)
+    total = np.bincount(ids, weights=w, minlength=n_rows)
+    t = np.asarray(targets[:size], dtype=np.float64)
+    sums = np.stack([np.bincount(ids, weights=w * t[:, k], minlength=n_rows) for k in range(t.shape[1])], axis=1)
+    mean = sums / np.where(total > 0, total, 1.0)[:, None]
+    return np.arange(n_rows, dtype=np.int32), mean.astype(np.float32), total.astype(np.float32)
 
 
 _STEPPERS: dict = {}
