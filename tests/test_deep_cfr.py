@@ -178,7 +178,7 @@ def test_aggregated_rows_give_the_samples_objective(kuhn):
     targets = rng.normal(size=(size + 50, 2)).astype(np.float32)
     weights = rng.integers(1, 9, size + 50).astype(np.float32)
     rows, mean, total = aggregate(ids, targets, weights, size, n)
-    assert total[n - 1] == 0 and total.sum() == pytest.approx(weights[:size].sum())
+    assert np.array_equal(rows, np.arange(n)) and total[n - 1] == 0 and total.sum() == pytest.approx(weights[:size].sum())
     probs = rng.dirichlet([1, 1], size + 50)
 
     def losses(net):
