@@ -38,10 +38,19 @@ def _compare(game, repeats: int) -> dict:
     pub.checkpoint()
     pub_iter = cpu_median(lambda: pub.iterate(1), repeats=repeats)
     pub_nc = cpu_median(lambda: pub.checkpoint(), repeats=repeats)  # average + current: 6 passes
+    # the same solver on the per-node pass (no shape tree), to show what the shape pass gains
+    node_cls = type("PerNode", (type(pub),), {"shape_pass": False})
+    per_node = node_cls(tree)
+    per_node.iterate(3)
+    per_node.checkpoint()
+    node_iter = cpu_median(lambda: per_node.iterate(1), repeats=repeats)
+    node_nc = cpu_median(lambda: per_node.checkpoint(), repeats=repeats)
     single = public_solver("cfr+", tree, dtype="float32")
     ia = sum(tree.infoset_actions())
     row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
-           "public_compile_s": public_compile,
+           "shape_nodes": pub.shapes.n_shapes if pub.shapes is not None else None,
+           "public_compile_s": public_compile, "per_node_iter_ms": 1e3 * node_iter,
+           "per_node_nashconv_ms": 1e3 * node_nc,
            "bytes_per_ia_f64": pub.nbytes() / ia, "bytes_per_ia_f32": single.nbytes() / ia,
            "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia,
            "depth_first_bytes_per_ia_f64": (sum(a.nbytes for a in pub.regrets + pub.average)
@@ -133,7 +142,7 @@ def main(argv=None):
     rows = [_compare(game, args.repeats)]
     if args.leduc:
         rows.append(_leduc_vs_openspiel(args.repeats))
-    emit(rows, "public tree vs history tree (CFR+ iteration, exact NashConv; CPU medians)", args.json,
+    emit(rows, "public tree (shape pass; per-node pass) vs history tree (CFR+ iteration, exact NashConv; CPU medians)", args.json,
          {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "numpy": np.__version__})
 
 

@@ -22,9 +22,10 @@ from ..solvers.dcfr import DCFRSolver, check_params, save_params
 from ..solvers.lcfr import LCFRSolver
 from ..solvers.pcfr import PREDICTIONS, PCFRPlusSolver, PredictiveMixin
 from ..solvers.pdcfr_plus import PDCFRPlusSolver
-from . import kernels
+from . import kernels, shape_kernels
 from .form import PublicTree
 from .policy import normalized
+from .shapes import shape_tree
 
 DTYPES = ("float64", "float32")
 
@@ -120,6 +121,71 @@ class Workspace:
         return br0, br1, value
 
 
+class ShapeWorkspace:
+    """Buffers of the shape-tree pass (:mod:`zerosum.public_tree.shape_kernels`): a vector per
+    public node, as the per-node pass, grouped by shape node; the solver's arrays are in the
+    kernel layout of :mod:`zerosum.public_tree.shapes`."""
+
+    per_node = True
+
+    def __init__(self, tree: PublicTree, dtype):
+        self.tree = tree
+        self.shapes = sh = shape_tree(tree)
+        self.dtype = np.dtype(dtype)
+        self.width = width = max(tree.n_hands)
+        rows = max(sh.inner_rows, 1)
+        self.opp, self.own, self.val = (np.zeros(rows * width, dtype=dtype) for _ in range(3))
+        self.den = np.zeros(2 * int(sh.mult.max()) * width)
+        block = int(sh.mult.max()) * width
+        self.ty = np.zeros(block, dtype=dtype)  # a terminal's reach and its values per action
+        self.tv = np.zeros(int(sh.n_children.max()) * block, dtype=dtype)
+        self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
+        self.cs = np.zeros(52, dtype=dtype)
+        self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
+        self.args = (sh.kind, sh.player, sh.first_child, sh.n_children, sh.fan, sh.mult, sh.row, sh.vrow, sh.koff, sh.row_board,
+                     sh.row_stake, sh.row_player, *tree.terminals.kernel_args())
+        self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
+        self.visited = tree.n_nodes
+        self._eval = None
+
+    def nbytes(self) -> int:
+        return self.opp.nbytes + self.own.nbytes + self.val.nbytes
+
+    def strategy(self, q: int, src) -> np.ndarray:
+        """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
+        whatever the solver's dtype (the per-node pass's strategies are float64 too, so a float32
+        run is the same run on either pass)."""
+        sh = self.shapes
+        out = np.zeros(len(src))
+        shape_kernels.shape_strategy(sh.kind, sh.player, sh.n_children, sh.mult, sh.koff, q, self.tree.n_hands[q],
+                                     src, out, self.den)
+        return out
+
+    def update(self, p: int, regrets_p, strat_p, strat_o, avg_p, weight: float, rule) -> float:
+        pre, pos, neg, floor = rule
+        return shape_kernels.shape_update(*self.args, p, self.ranges[p], self.ranges[1 - p], regrets_p, strat_p,
+                                          strat_o, avg_p, float(weight), float(pre), float(pos), float(neg),
+                                          bool(floor), self.width, self.opp, self.own, self.val, self.den, self.cs,
+                                          self.rin, self.rout, self.ty, self.tv, self.at)
+
+    def nash_conv(self, src) -> dict:
+        """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64."""
+        tree = self.tree
+        if tree.n_hands[0] != tree.n_hands[1]:
+            sh = self.shapes
+            return nash_conv_public(tree, [sh.to_form(p, src[p]) for p in (0, 1)])
+        if self._eval is None:
+            n = len(self.shapes.members) * self.width
+            self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
+                          *(np.zeros(n) for _ in range(3)), np.zeros(52), np.zeros((1, self.width)),
+                          np.zeros((1, self.width)))
+        ranges, r0, r1, e0, cs, rin, rout = self._eval
+        br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], src[0], src[1], self.width,
+                                                        r0, r1, e0, self.den, cs, rin, rout)
+        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+                "nash_conv": max(float(br0 + br1), 0.0)}
+
+
 #: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
 #: at most this much; beyond it the depth-first pass keeps O(depth x hands)
 PER_NODE_BYTES = 32 * 2 ** 20
@@ -152,6 +218,8 @@ class PublicTreeCFR(CFRSolver):
     name = "cfr"
     form = "public-tree"
     dtype = "float64"
+    #: the shape-tree pass (arrays in its kernel layout, strategies stored) where per-node vectors fit
+    shape_pass = True
 
     def __init__(self, game, alternating: bool = True):
         if not alternating:
@@ -165,7 +233,13 @@ class PublicTreeCFR(CFRSolver):
         ia = self.tree.infoset_actions()
         self.regrets = [np.zeros(n, dtype=dt) for n in ia]
         self.average = [np.zeros(n, dtype=dt) for n in ia]
-        self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt))
+        self.shapes = None
+        if self.shape_pass and per_node_fits(self.tree, dt):
+            self.workspace = ShapeWorkspace(self.tree, dt)
+            self.shapes = self.workspace.shapes
+            self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
+        else:
+            self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt))
         self._eval_workspace = None
 
     # the history tree's per-sequence attributes do not exist here
@@ -179,11 +253,23 @@ class PublicTreeCFR(CFRSolver):
             w = self.average_weight()
             for p in (0, 1):
                 rule = self.regret_rule()
-                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
+                if self.shapes is not None:
+                    ws.update(p, self.regrets[p], self.stored[p], self.stored[1 - p], self.average[p], w, rule)
+                else:
+                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
                 self.nodes_touched += ws.visited
+
+    def in_form_layout(self, arrays) -> list:
+        """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
+        and saved states hold; the shape-tree pass keeps its own layout."""
+        if self.shapes is None:
+            return list(arrays)
+        return [self.shapes.to_form(p, arrays[p]) for p in (0, 1)]
 
     # --- results -------------------------------------------------------------------------------
     def _evaluate(self, src) -> dict:
+        if self.shapes is not None:
+            return self.workspace.nash_conv(src)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, updates=False)
@@ -207,25 +293,27 @@ class PublicTreeCFR(CFRSolver):
     def average_policy(self):
         from .policy import PublicPolicy
 
-        return PublicPolicy.from_sums(self.tree, self.average_source())
+        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.average_source()))
 
     def current_policy(self):
         from .policy import PublicPolicy
 
-        return PublicPolicy.from_sums(self.tree, self.current_source())
+        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.current_source()))
 
     def nbytes(self) -> int:
-        """Solver state (regrets and average) plus the pass's per-node vectors."""
-        return sum(a.nbytes for a in self.regrets + self.average) + self.workspace.nbytes()
+        """Solver state (regrets, average, stored strategies) plus the pass's per-node vectors."""
+        stored = sum(a.nbytes for a in self.stored) if self.shapes is not None else 0
+        return sum(a.nbytes for a in self.regrets + self.average) + stored + self.workspace.nbytes()
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
         state = {"solver": np.array(self.name), "game": np.array(self.tree.game_id), "form": np.array(self.form),
                  "dtype": np.array(self.dtype), "iteration": np.array(self.iteration),
                  "nodes_touched": np.array(self.nodes_touched), "alternating": np.array(True)}
+        regrets, average = self.in_form_layout(self.regrets), self.in_form_layout(self.average)
         for p in (0, 1):
-            state[f"regrets{p}"] = self.regrets[p]
-            state[f"average{p}"] = self.average[p]
+            state[f"regrets{p}"] = regrets[p]
+            state[f"average{p}"] = average[p]
         return state
 
     def load_state_dict(self, state: dict) -> None:
@@ -240,7 +328,9 @@ class PublicTreeCFR(CFRSolver):
                 saved = np.asarray(state[f"{key}{p}"])
                 if saved.shape != arrs[p].shape:
                     raise ZerosumError(f"the saved state's {key} do not match this game's public tree")
-                arrs[p][:] = saved
+                arrs[p][:] = saved if self.shapes is None else self.shapes.to_kernel(p, saved)
+        if self.shapes is not None:
+            self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
         self.iteration = int(state["iteration"])
         self.nodes_touched = int(state["nodes_touched"])
 
@@ -254,6 +344,7 @@ class PublicChanceSampling(PublicTreeCFR):
     The same draw serves both players' passes of an iteration."""
 
     name = "pcs-mccfr"
+    shape_pass = False  # samples one public subtree per chance node: the per-node pass
 
     def __init__(self, game, seed: int | None = 0):
         super().__init__(game)
@@ -297,6 +388,8 @@ class PublicPredictive:
     """Put before PCFR+ / PDCFR+ (and the public driver): the strategies are stored and rebuilt by
     predictive regret matching+ inside the pass (the kernel's ``predict``), with the variant's own
     regret rule, average weight and ``prediction_scale()``."""
+
+    shape_pass = False  # the depth-first pass carries the prediction
 
     def _init_prediction(self, prediction: str) -> None:
         if prediction not in PREDICTIONS:
