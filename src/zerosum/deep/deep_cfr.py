@@ -24,6 +24,12 @@ advantage fits: 1,500 steps of 1,024 with the step size decaying along a cosine 
 of 256 at a constant step, which measured better on Kuhn (SD-CFR at 100 iterations: 0.008
 against 0.012-0.017; the advantage networks' fitting error sets the floor).  Random numbers: the traversals' splitmix64 stream from (seed, iteration, player),
 JAX keys from the same; a resumed run is the uninterrupted one.  Needs the ``deep`` extra.
+
+Two options change how the networks are fitted: ``warm_start`` starts each advantage fit from the
+player's last network; ``aggregate`` fits full-batch on one row per information set (the
+reservoir's weighted mean target and total weight: the samples' own objective up to a constant,
+without minibatch noise -- what a compiled game, whose information sets can be enumerated,
+allows).  On Leduc the fitting noise, not the traversals, is what held SD-CFR back.
 """
 
 from __future__ import annotations
