@@ -16,8 +16,8 @@ from ..errors import ZerosumError
 #: seconds the TCP probe of a cluster address waits
 CONNECT_TIMEOUT_S = 5.0
 #: Ray starts its workers at niceness +15 by default (background work), so on a machine shared with
-#: other jobs the split's workers lost to a one-process run at the user's own priority (measured:
-#: workers' wall time 2 to 4x their CPU time); a local instance runs them at the driver's priority.
+#: other jobs at normal priority the split's workers would lose to a one-process run at the user's
+#: own priority; a local instance runs them at the driver's priority.
 #: A cluster's nodes take the same setting from ``RAY_worker_niceness=0 ray start ...``.
 LOCAL_SYSTEM_CONFIG = {"worker_niceness": 0}
 
