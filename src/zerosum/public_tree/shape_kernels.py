@@ -14,7 +14,7 @@ vectorizes them (indexing one big array at ``base + x`` runs about 7 times slowe
 
 from __future__ import annotations
 
-from numba import njit
+from numba import njit, uint64
 
 from .form import CHANCE_NODE, DECISION, FOLD
 from .kernels import _terminal
@@ -155,48 +155,130 @@ def _normalize(src, strat, o, na, w, den):
             ta[x] = max(sa[x], 0.0) / d[x] + uni[x]
 
 
+# --- the update pass: index arithmetic on unsigned integers ------------------------------------
+# (views cost a reference count each, a call, where control flow keeps Numba from pruning it, and
+# a signed index a check for negative values that stops vectorization; an unsigned one has neither)
+
 @njit(cache=True, inline="always", error_model="numpy")
-def _regret_rule(r, cfv, v, w, pre, pos, neg, floor):
-    """:func:`zerosum.solvers.cfr.regret_update` on a run of entries, without a branch in the loop
-    (x * 1.0 is x, so multiplying where the rule says nothing changes nothing: the same figures)."""
-    if floor:
-        for x in range(w):
-            y = r[x] * pre + (cfv[x] - v[x])
-            y = y * (pos if y >= 0.0 else neg)
-            r[x] = 0.0 if y < 0.0 else y  # noqa: FURB136 (regret_update's own test, -0.0 kept)
-    else:
-        for x in range(w):
-            y = r[x] * pre + (cfv[x] - v[x])
-            r[x] = y * (pos if y >= 0.0 else neg)
+def _ucopy(dst, db, src, sb, w):
+    d, s = uint64(db), uint64(sb)
+    for x in range(uint64(w)):
+        dst[d + x] = src[s + x]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _terminal_child(c, pb, m, f, sa, mul, p, n_o, n_p, kind, row, row_player, row_stake, row_board, opp, ty, tv,
-                    evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout):
-    """Values of p's hands at terminal shape node c, a child of the shape node whose opponent
-    reach is at ``opp[pb:]`` (m rows): the child's reach (times ``sa`` where the opponent acts
-    between, fanned out f times at a chance node) is built in ``ty``, the values go to ``tv``.
-    Terminal rows are never stored in the pass's buffers."""
-    w = m * n_o
-    if f > 1:
-        _fan_out_to(ty, opp[pb:pb + w], m, f, n_o)
-    elif mul:
-        src = opp[pb:pb + w]
-        for x in range(w):
-            ty[x] = src[x] * sa[x]
-    else:
-        _copy(ty, opp[pb:pb + w], w)
-    _terminal_rows(row[c], m * f, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, n_o, tv, 0, n_p,
-                   evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+def _uadd(dst, db, src, sb, w):
+    d, s = uint64(db), uint64(sb)
+    for x in range(uint64(w)):
+        dst[d + x] += src[s + x]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _fan_out_to(dst, src, m, f, n):
+def _umul(dst, db, src, sb, st, tb, w):
+    d, s, t = uint64(db), uint64(sb), uint64(tb)
+    for x in range(uint64(w)):
+        dst[d + x] = src[s + x] * st[t + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _ufan_out(dst, db, src, sb, m, f, n):
+    """Row u at src[sb:] to rows u * f .. u * f + f - 1 at dst[db:]."""
     for u in range(m):
-        s = src[u * n:(u + 1) * n]
         for t in range(f):
-            d = (u * f + t) * n
-            _copy(dst[d:d + n], s, n)
+            _ucopy(dst, db + (u * f + t) * n, src, sb + u * n, n)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _ufan_in(dst, db, src, sb, m, f, n):
+    """Row u at dst[db:] = the sum of rows u * f .. u * f + f - 1 at src[sb:], in that order."""
+    for u in range(m):
+        _ucopy(dst, db + u * n, src, sb + u * f * n, n)
+        for t in range(1, f):
+            _uadd(dst, db + u * n, src, sb + (u * f + t) * n, n)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, v, vb, n_o, n_p,
+                evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout):
+    """Values of p's hands (into ``v`` from ``vb``) at the m public terminals of one shape node (rows
+    r0 ..), the opponent's reach in ``y`` from 0."""
+    kc = cards[0, 0]
+    for u in range(m):
+        r = r0 + u
+        bd = row_board[r]
+        if evaluator == 2:
+            _urank_row(y, u * n_o, v, vb + u * n_p, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
+        else:
+            for j in range(n_o):
+                rin[0, j] = y[u * n_o + j]
+            _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], bd, rin, rout, evaluator, weight,
+                      signed, cards, const, order, start, strength, cs)
+            for i in range(n_p):
+                v[vb + u * n_p + i] = rout[0, i]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _urank_row(y, yb, v, vb, r, p, folder, is_fold, st, bb, c, k):
+    """:func:`_rank_row` at offsets ``yb`` / ``vb``."""
+    ob, wb, ur = uint64(yb), uint64(vb), uint64(r)
+    total = 0.0
+    for j in range(ur):
+        total += y[ob + j]
+    if is_fold:
+        scale = (-st if folder == p else st) * c
+        if bb < 0:
+            kt = k * total
+            for i in range(ur):
+                v[wb + i] = scale * (kt - y[ob + i])
+            return
+        ybb = y[ob + uint64(bb)]
+        kk = k * k * total - k * ybb
+        for i in range(ur):
+            v[wb + i] = scale * (kk - k * y[ob + i])
+        a = k - 1
+        v[wb + uint64(bb)] = scale * (k * a * total - k * ybb - a * ybb + ybb)
+        return
+    scale = st * c
+    below = 0.0
+    if bb < 0:
+        for i in range(ur):
+            yi = y[ob + i]
+            above = total - below - yi
+            v[wb + i] = scale * k * (below - above)
+            below += yi
+        return
+    ybb = y[ob + uint64(bb)]
+    ubb = uint64(bb)
+    for i in range(ur):
+        if i == ubb:
+            continue
+        yi = y[ob + i]
+        above = total - below - yi
+        v[wb + i] = scale * (k * k * (below - above) + k * ybb)
+        below += yi
+    above = total - below - ybb
+    v[wb + ubb] = scale * (k * (k - 1) * (below - above))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _unormalize(src, strat, o, na, w, den):
+    """:func:`_normalize` without views."""
+    uw = uint64(w)
+    for x in range(uw):
+        den[x] = 0.0
+    for a in range(na):
+        b = uint64(o + a * w)
+        for x in range(uw):
+            den[x] += max(src[b + x], 0.0)
+    u1 = 1.0 / na
+    for x in range(uw):
+        t = den[x]
+        den[uw + x] = 0.0 if t > 0.0 else u1
+        den[x] = t if t > 0.0 else 1.0
+    for a in range(na):
+        b = uint64(o + a * w)
+        for x in range(uw):
+            strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
 
 
 @njit(cache=True, error_model="numpy")
@@ -208,7 +290,8 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
     sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
     current regrets, ``strat_p`` on p's.  Terminals are evaluated at their parents, into ``tv``
     (one block per action) from the reach built in ``ty``; the buffers hold inner nodes only
-    (``vrow``: a shape node's first row among them)."""
+    (``vrow``: a shape node's first row among them), and a child whose reach vector does not
+    change reads its parent's (``at``: where each shape node's reach vectors are)."""
     n_p = len(range_p)
     n_o = len(range_o)
     for j in range(n_o):
@@ -216,14 +299,13 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
     for i in range(n_p):
         own[i] = range_p[i]
     n_s = len(kind)
-    # where each shape node's reach vectors are: a child reads its parent's where they do not change
     po = at[:n_s]
     pw = at[n_s:2 * n_s]
     po[0] = 0
     pw[0] = 0
     if kind[0] >= FOLD:  # a game that ends at once
-        _terminal_rows(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, n_o, val, 0, n_p,
-                       evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, val, 0, n_o, n_p,
+                    evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
     for s in range(n_s):
         k = kind[s]
         if k >= FOLD:
@@ -240,16 +322,16 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
             po[c0] = cb
             pw[c0] = cb
             if kind[c0] < FOLD:
-                _fan_out_to(opp[cb:], opp[bo:bo + wo], m, fan[s], n_o)
-                _fan_out_to(own[cb:], own[bw:bw + wp], m, fan[s], n_p)
+                _ufan_out(opp, cb, opp, bo, m, fan[s], n_o)
+                _ufan_out(own, cb, own, bw, m, fan[s], n_p)
+            else:
+                po[c0] = bo  # (a terminal child reads its parent's rows)
             continue
         if k == CHANCE_NODE:
             for a in range(na):
                 po[c0 + a] = bo
                 pw[c0 + a] = bw
             continue
-        ro = opp[bo:bo + wo]
-        rp = own[bw:bw + wp]
         o = koff[s]
         if player[s] != p:
             for a in range(na):
@@ -260,28 +342,25 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
                     continue
                 cb = vrow[c] * width
                 po[c] = cb
-                dst = opp[cb:cb + wo]
-                sa = strat_o[o + a * wo:o + (a + 1) * wo]
-                for x in range(wo):
-                    dst[x] = ro[x] * sa[x]
+                _umul(opp, cb, opp, bo, strat_o, o + a * wo, wo)
         else:
+            ub = uint64(bw)
             for a in range(na):
                 c = c0 + a
                 po[c] = bo
                 pw[c] = bw
-                sa = strat_p[o + a * wp:o + (a + 1) * wp]
-                av = avg_p[o + a * wp:o + (a + 1) * wp]
+                sb = uint64(o + a * wp)
                 if kind[c] >= FOLD:
-                    for x in range(wp):
-                        av[x] += avg_weight * (rp[x] * sa[x])
+                    for x in range(uint64(wp)):
+                        avg_p[sb + x] += avg_weight * (own[ub + x] * strat_p[sb + x])
                     continue
                 cb = vrow[c] * width
                 pw[c] = cb
-                dst = own[cb:cb + wp]
-                for x in range(wp):
-                    reach = rp[x] * sa[x]
-                    dst[x] = reach
-                    av[x] += avg_weight * reach
+                ucb = uint64(cb)
+                for x in range(uint64(wp)):
+                    reach = own[ub + x] * strat_p[sb + x]
+                    own[ucb + x] = reach
+                    avg_p[sb + x] += avg_weight * reach
     for s in range(n_s - 1, -1, -1):
         k = kind[s]
         if k >= FOLD:
@@ -289,64 +368,89 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
         m = mult[s]
         b = vrow[s] * width
         wp = m * n_p
+        wo = m * n_o
         c0 = first_child[s]
         na = n_children[s]
-        v = val[b:b + wp]
         if k == CHANCE_NODE and fan[s] > 1:
             f = fan[s]
             if kind[c0] >= FOLD:
-                _terminal_child(c0, po[s], m, f, strat_o[0:0], False, p, n_o, n_p, kind, row, row_player, row_stake, row_board,
-                                opp, ty, tv, evaluator, weight, signed, cards, const, order, start, strength, cs, rin,
-                                rout)
-                for u in range(m):
-                    dst = v[u * n_p:(u + 1) * n_p]
-                    _copy(dst, tv[u * f * n_p:(u * f + 1) * n_p], n_p)
-                    for t in range(1, f):
-                        _add(dst, tv[(u * f + t) * n_p:(u * f + t + 1) * n_p], n_p)
+                _ufan_out(ty, 0, opp, po[s], m, f, n_o)
+                _uterminals(row[c0], m * f, p, kind[c0] == FOLD, row_player, row_stake, row_board, ty, tv, 0, n_o, n_p,
+                            evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+                _ufan_in(val, b, tv, 0, m, f, n_p)
             else:
-                _fan_in(val, b, vrow[c0] * width, m, f, n_p)
+                _ufan_in(val, b, val, vrow[c0] * width, m, f, n_p)
             continue
         mine = k == DECISION and player[s] == p
         o = koff[s]
-        wo = m * n_o
-        # the children's values: a view of val, or of tv where the child is a terminal
+        # terminal children: their values into tv (block a), from the parent's reach
         for a in range(na):
             c = c0 + a
-            if kind[c] >= FOLD:
-                mul = k == DECISION and not mine
-                sa = strat_o[o + a * wo:o + (a + 1) * wo] if mul else strat_o[0:0]
-                _terminal_child(c, po[s], m, 1, sa, mul, p, n_o, n_p, kind, row, row_player, row_stake, row_board, opp,
-                                ty, tv[a * wp:(a + 1) * wp], evaluator, weight, signed, cards, const, order, start,
-                                strength, cs, rin, rout)
+            if kind[c] < FOLD:
+                continue
+            if k == DECISION and not mine:
+                _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
+            else:
+                _ucopy(ty, 0, opp, po[s], wo)
+            _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, tv, a * wp, n_o, n_p,
+                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
         if not mine:
             for a in range(na):
                 c = c0 + a
-                cb = vrow[c] * width
-                cv = tv[a * wp:(a + 1) * wp] if kind[c] >= FOLD else val[cb:cb + wp]
-                if a == 0:
-                    _copy(v, cv, wp)
+                if kind[c] >= FOLD:
+                    if a == 0:
+                        _ucopy(val, b, tv, a * wp, wp)
+                    else:
+                        _uadd(val, b, tv, a * wp, wp)
                 else:
-                    _add(v, cv, wp)
+                    if a == 0:
+                        _ucopy(val, b, val, vrow[c] * width, wp)
+                    else:
+                        _uadd(val, b, val, vrow[c] * width, wp)
             continue
-        for x in range(wp):
-            v[x] = 0.0
+        ub = uint64(b)
+        uw = uint64(wp)
+        for x in range(uw):
+            val[ub + x] = 0.0
         for a in range(na):
             c = c0 + a
-            cb = vrow[c] * width
-            cv = tv[a * wp:(a + 1) * wp] if kind[c] >= FOLD else val[cb:cb + wp]
-            sa = strat_p[o + a * wp:o + (a + 1) * wp]
-            for x in range(wp):
-                v[x] += sa[x] * cv[x]
+            sb = uint64(o + a * wp)
+            if kind[c] >= FOLD:
+                cv = uint64(a * wp)
+                for x in range(uw):
+                    val[ub + x] += strat_p[sb + x] * tv[cv + x]
+            else:
+                cv = uint64(vrow[c] * width)
+                for x in range(uw):
+                    val[ub + x] += strat_p[sb + x] * val[cv + x]
         for a in range(na):
             c = c0 + a
-            cb = vrow[c] * width
-            cv = tv[a * wp:(a + 1) * wp] if kind[c] >= FOLD else val[cb:cb + wp]
-            _regret_rule(regrets_p[o + a * wp:o + (a + 1) * wp], cv, v, wp, pre, pos, neg, floor)
-        _normalize(regrets_p, strat_p, o, na, wp, den)
+            sb = uint64(o + a * wp)
+            if kind[c] >= FOLD:
+                _uregret(regrets_p, sb, tv, uint64(a * wp), val, ub, uw, pre, pos, neg, floor)
+            else:
+                _uregret(regrets_p, sb, val, uint64(vrow[c] * width), val, ub, uw, pre, pos, neg, floor)
+        _unormalize(regrets_p, strat_p, o, na, wp, den)
     out = 0.0
     for i in range(n_p):
         out += range_p[i] * val[i]
     return out
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
+    """:func:`zerosum.solvers.cfr.regret_update` on a run of entries at offsets (unsigned), without
+    a branch in the loop (x * 1.0 is x, so multiplying where the rule says nothing changes nothing:
+    the same figures)."""
+    if floor:
+        for x in range(w):
+            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
+            y = y * (pos if y >= 0.0 else neg)
+            r[rb + x] = 0.0 if y < 0.0 else y  # noqa: FURB136 (regret_update's own test, -0.0 kept)
+    else:
+        for x in range(w):
+            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
+            r[rb + x] = y * (pos if y >= 0.0 else neg)
 
 
 @njit(cache=True, error_model="numpy")
