@@ -50,3 +50,19 @@ def test_quick_command_json_and_bad_input():
     assert res.exit_code == 1 and "unknown oracle 'sarsa'" in res.output
     res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--budgets", "0", "--no-plot"])
     assert res.exit_code == 1 and "--budgets must be positive" in res.output
+
+
+def test_sanity_table_runs_the_dqn_up_to_its_own_cap():
+    """--sanity-dqn-max-hands (not the PSRO runs' --dqn-max-hands) bounds the DQN's sanity cells."""
+    import pytest
+
+    pytest.importorskip("jax", reason="the DQN needs the deep extra (JAX)")
+    out = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--json", "--no-plot", "--game", "kuhn",
+                                   "-n", "2", "--budgets", "100", "--seeds", "1", "--oracles", "q-learning,dqn",
+                                   "--dqn-max-hands", "100", "--sanity-budgets", "200,400",
+                                   "--sanity-dqn-max-hands", "200"])
+    assert out.exit_code == 0, out.output
+    sanity = json.loads(out.output)["tables"][0]
+    dqn = [r for r in sanity["rows"] if r[0] == "dqn"]
+    assert len(dqn) == 2 and all(r[2] is not None and r[3] is None for r in dqn)
+    assert all(r[3] is not None for r in sanity["rows"] if r[0] == "q-learning")

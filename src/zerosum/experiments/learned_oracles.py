@@ -54,12 +54,13 @@ def _plan_run(game, iterations, marks, oracle, budget, seed, advance=None):
 def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1000, 10000, 100000),
                     seeds: int = 2, oracles=ORACLES, dqn_max_hands: int = 10000, game: str = "leduc",
                     sanity_budgets=(1000, 10000, 100000, 1000000), ray: str | None = None,
-                    workers: int | None = None) -> Report:
+                    workers: int | None = None, sanity_dqn_max_hands: int = 100000) -> Report:
     """The table of NashConv by oracle and budget (mean over ``seeds``); ``plot`` a PNG path or None.
 
     The DQN runs only at budgets up to ``dqn_max_hands`` (a network step costs far more than a
     table update) and only where JAX is installed; the notes say what was left out.  With
-    ``sanity_budgets``, a first table gives each oracle's error against fixed opponents.
+    ``sanity_budgets``, a first table gives each oracle's error against fixed opponents (the DQN
+    there up to ``sanity_dqn_max_hands``).
     ``ray`` (auto or an address) runs each (oracle, budget, seed) as a Ray task (same numbers).
     """
     from ..cli.common import progress_bar
@@ -106,7 +107,7 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
             series_hands[label] = ([runs[0][0][k]["hands"] for k in range(iterations)], list(curve))
     report = Report("learned-oracles", [table], notes=notes)
     if sanity_budgets:
-        report.tables.insert(0, oracle_sanity(g, sanity_budgets, oracles))
+        report.tables.insert(0, oracle_sanity(g, sanity_budgets, oracles, sanity_dqn_max_hands))
     report.notes.append("oracle error: exact best-response value minus the exact value of the learned response "
                         "against the same meta-strategy, mean over both players and all calls (chips); hands "
                         "played: both players' oracle calls together")
@@ -191,19 +192,23 @@ def _ints(text: str, name: str) -> tuple[int, ...]:
               help="Largest budget the DQN runs at.")
 @click.option("--sanity-budgets", default="1000,10000,100000,1000000", show_default=True,
               help="Budgets of the oracle-error table against fixed opponents ('' for none).")
+@click.option("--sanity-dqn-max-hands", type=click.IntRange(min=1), default=100000, show_default=True,
+              help="Largest budget the DQN runs at in the oracle-error table (10^6 takes ~80 CPU s per call).")
 @click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
 @click.option("--game", default="leduc", show_default=True)
 @ray_options("(oracle, budget, seed) PSRO run")
-def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, quick, game,
-             ray_address, workers):
+def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, sanity_dqn_max_hands,
+             quick, game, ray_address, workers):
     """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
     budgets = _ints(budgets, "--budgets")
     sanity_budgets = _ints(sanity_budgets, "--sanity-budgets") if sanity_budgets.strip() else ()
     oracles = tuple(o.strip() for o in oracles.split(",") if o.strip())
     if quick:
         iterations, budgets, seeds, dqn_max_hands, sanity_budgets = 10, (300, 1000), 1, 1000, (1000,)
+        sanity_dqn_max_hands = 1000
     return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game,
-                           sanity_budgets, ray=ray_address, workers=workers)
+                           sanity_budgets, ray=ray_address, workers=workers,
+                           sanity_dqn_max_hands=sanity_dqn_max_hands)
 
 
 command = _learned
