@@ -198,19 +198,19 @@ def _ufan_in(dst, db, src, sb, m, f, n):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, v, vb, n_o, n_p,
+def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, vb, n_o, n_p,
                 evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout):
     """Values of p's hands (into ``v`` from ``vb``) at the m public terminals of one shape node (rows
-    r0 ..), the opponent's reach in ``y`` from 0."""
+    r0 ..), the opponent's reach in ``y`` from ``yb``."""
     kc = cards[0, 0]
     for u in range(m):
         r = r0 + u
         bd = row_board[r]
         if evaluator == 2:
-            _urank_row(y, u * n_o, v, vb + u * n_p, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
+            _urank_row(y, yb + u * n_o, v, vb + u * n_p, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
         else:
             for j in range(n_o):
-                rin[0, j] = y[u * n_o + j]
+                rin[0, j] = y[yb + u * n_o + j]
             _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], bd, rin, rout, evaluator, weight,
                       signed, cards, const, order, start, strength, cs)
             for i in range(n_p):
@@ -304,7 +304,7 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
     po[0] = 0
     pw[0] = 0
     if kind[0] >= FOLD:  # a game that ends at once
-        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, val, 0, n_o, n_p,
+        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, val, 0, n_o, n_p,
                     evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
     for s in range(n_s):
         k = kind[s]
@@ -375,7 +375,7 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
             f = fan[s]
             if kind[c0] >= FOLD:
                 _ufan_out(ty, 0, opp, po[s], m, f, n_o)
-                _uterminals(row[c0], m * f, p, kind[c0] == FOLD, row_player, row_stake, row_board, ty, tv, 0, n_o, n_p,
+                _uterminals(row[c0], m * f, p, kind[c0] == FOLD, row_player, row_stake, row_board, ty, 0, tv, 0, n_o, n_p,
                             evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
                 _ufan_in(val, b, tv, 0, m, f, n_p)
             else:
@@ -390,10 +390,11 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
                 continue
             if k == DECISION and not mine:
                 _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
-            else:
-                _ucopy(ty, 0, opp, po[s], wo)
-            _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, tv, a * wp, n_o, n_p,
-                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+                _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
+                            n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+            else:  # the same reach as the parent's: read in place
+                _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
+                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
         if not mine:
             for a in range(na):
                 c = c0 + a
