@@ -154,7 +154,7 @@ def test_a_tree_without_identical_subtrees_runs_per_node_shapes():
     first = int(tree.first_child[chance])
     below = [n for n in range(tree.n_nodes) if tree.kind[n] >= FOLD and _ancestor(tree, n, first)]
     stake[below[0]] += 1.0
-    odd = dataclasses.replace(tree, stake=stake, extra={})
+    odd = dataclasses.replace(tree, stake=stake)  # (shares ``extra`` with tree: the shape cache must tell)
     shaped, plain = public_solver("cfr+", odd), _per_node("cfr+", odd, "float64")
     sh = shaped.shapes
     assert sh.mult[sh.kind == 1].min() == 1 and np.any(sh.fan[sh.kind == 1] == 1)

@@ -83,9 +83,11 @@ def _signatures(tree: PublicTree) -> np.ndarray:
 
 def shape_tree(tree: PublicTree) -> ShapeTree:
     """The shape tree of ``tree`` (built once per tree and kept in ``tree.extra``)."""
+    # (a tree copied with dataclasses.replace shares ``extra``: the key says which arrays it was for)
+    key = tuple(id(a) for a in (tree.kind, tree.player, tree.stake, tree.board, tree.offset, tree.first_child))
     found = tree.extra.get("shapes")
-    if found is not None:
-        return found
+    if found is not None and found[0] == key:
+        return found[1]
     sig = _signatures(tree)
     kinds, players, counts, fans, members, parents = [], [], [], [], [], []
     queue = [(np.zeros(1, dtype=np.int64), -1)]
@@ -145,5 +147,5 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
                        n_children=np.array(counts, dtype=np.int64), fan=np.array(fans, dtype=np.int64), mult=mult,
                        row=row, vrow=vrow, koff=koff, members=allm, row_board=tree.board[allm].copy(),
                        row_stake=tree.stake[allm].copy(), row_player=tree.player[allm].copy(), perm=perm)
-    tree.extra["shapes"] = shapes
+    tree.extra["shapes"] = (key, shapes)
     return shapes
