@@ -33,8 +33,8 @@ def check_ray_game(game, form, algorithm) -> None:
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
                 progress_bar, quiet: bool, ray: str = "auto", workers: int | None = None) -> dict:
     """The result dict of ``zerosum solve ... --ray`` (see the module docstring)."""
-    from ..cli.common import load_state, parse_params
-    from ..public_tree.cli_support import public_result
+    from ..cli.common import parse_params
+    from ..public_tree.cli_support import public_result, resume_and_run
     from ..public_tree.compile import public_tree
     from .ray_runtime import check_workers, start
     from .split_solver import split_solver
@@ -60,16 +60,8 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
         solver.close()
         solver = split_solver(algorithm, tree, n, dtype=dtype, **kwargs)
     try:
-        if resume_path:
-            load_state(solver, resume_path)
-            if solver.iteration >= iterations:
-                raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; "
-                                   f"ask for more --iterations")
-        t0 = time.perf_counter()
-        with progress_bar(iterations - solver.iteration, f"{algorithm} on {game.id} (public tree, {n} Ray workers)",
-                          enabled=not quiet) as advance:
-            rows = solver.run(iterations, marks, progress=advance)
-        solve_s = time.perf_counter() - t0
+        rows, solve_s = resume_and_run(solver, resume_path, iterations, marks, progress_bar,
+                                       f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet)
         return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                              save_path, dtype=dtype, **solver.stats())
     finally:

@@ -105,23 +105,29 @@ def public_sizes(tree, solver=None) -> dict:
 def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
                  progress_bar, quiet: bool) -> dict:
     """Run a CFR-family solver on the public tree; the result dict of ``zerosum solve``."""
-    from ..cli.common import load_state
-
     t0 = time.perf_counter()
     tree = public_tree(game)
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
+    rows, solve_s = resume_and_run(solver, resume_path, iterations, marks, progress_bar,
+                                   f"{algorithm} on {game.id} (public tree)", quiet)
+    return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
+                         save_path, dtype=solver.dtype)
+
+
+def resume_and_run(solver, resume_path, iterations: int, marks, progress_bar, label: str, quiet: bool):
+    """Load ``resume_path`` (if any) into ``solver``, then run it to ``iterations`` with a progress bar;
+    returns (checkpoint rows, solve seconds).  Shared by the single-process and the Ray path."""
+    from ..cli.common import load_state
+
     if resume_path:
         load_state(solver, resume_path)
         if solver.iteration >= iterations:
             raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; ask for more --iterations")
     t0 = time.perf_counter()
-    with progress_bar(iterations - solver.iteration, f"{algorithm} on {game.id} (public tree)",
-                      enabled=not quiet) as advance:
+    with progress_bar(iterations - solver.iteration, label, enabled=not quiet) as advance:
         rows = solver.run(iterations, marks, progress=advance)
-    solve_s = time.perf_counter() - t0
-    return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
-                         save_path, dtype=solver.dtype)
+    return rows, time.perf_counter() - t0
 
 
 def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path, save_path,
