@@ -216,3 +216,50 @@ def test_aggregated_fits_learn_on_kuhn(kuhn):
     back = DeepCFRSolver(kuhn, seed=1, policy_steps=300, **opts)
     back.load_state_dict(half.state_dict())
     assert back.run(6, [6])[-1]["nash_conv_average"] == rows[-1]["nash_conv_average"]
+
+
+def test_defaults_follow_the_game_size_and_explicit_options_override():
+    """Options left at "auto" resolve from the number of information sets: Kuhn (12) keeps the
+    small settings -- the same run, number for number, as passing them explicitly -- and the
+    Leduc variants (288, 936) get the large ones; an explicit value wins; the resolved values are
+    reported."""
+    from zerosum.deep.deep_cfr import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
+
+    kuhn = compiled(load_game("kuhn"))
+    leduc = compiled(load_game("leduc"))
+    keys = ("traversals", "hidden", "policy_hidden", "memory", "aggregate")
+    auto = {k: "auto" for k in keys}
+    assert resolve_defaults(kuhn, **auto) == SMALL_DEFAULTS
+    assert resolve_defaults(leduc, **auto) == LARGE_DEFAULTS
+    assert resolve_defaults(leduc, **{**auto, "traversals": 7, "aggregate": False})["traversals"] == 7
+    assert resolve_defaults(leduc, **{**auto, "aggregate": False})["aggregate"] is False
+    small = {"traversals": 375, "hidden": [64], "policy_hidden": [64], "memory": 100000, "aggregate": False}
+    few = {"advantage_steps": 20, "policy_steps": 20, "batch": 64}
+    a = DeepCFRSolver(kuhn, seed=3, **few)
+    assert {k: a.extra_info()["options"][k] for k in keys} == small
+    ra = DeepCFRSolver(kuhn, seed=3, **few).run(2, [1, 2])
+    rb = DeepCFRSolver(kuhn, seed=3, **few, **small).run(2, [1, 2])
+    assert [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in ra] == \
+        [{k: v for k, v in r.items() if k != "cpu_seconds"} for r in rb]
+    s = SingleDeepCFRSolver(leduc, memory=1000, traversals="auto")
+    o = s.extra_info()["options"]
+    assert (o["traversals"], o["hidden"], o["memory"], o["aggregate"]) == (10000, [128, 128], 1000, True)
+    assert s.advantage[0].ids.shape == (1000,)
+    with pytest.raises(ZerosumError, match="traversals must be a positive integer, got 'many'"):
+        SingleDeepCFRSolver(kuhn, traversals="many")
+
+
+def test_a_state_saved_with_auto_defaults_resumes():
+    """The state stores the resolved options: a fresh solver with the same "auto" defaults
+    resolves the same and continues the run exactly; one with another explicit value is refused."""
+    leduc = compiled(load_game("leduc"))
+    few = {"traversals": 30, "advantage_steps": 5, "memory": 3000}  # hidden and aggregate: auto (large)
+    whole = SingleDeepCFRSolver(leduc, seed=4, **few).run(3)[-1]
+    half = SingleDeepCFRSolver(leduc, seed=4, **few)
+    half.run(2)
+    back = SingleDeepCFRSolver(leduc, **few)
+    back.load_state_dict(half.state_dict())
+    assert {k: v for k, v in back.run(3)[-1].items() if k != "cpu_seconds"} == \
+        {k: v for k, v in whole.items() if k != "cpu_seconds"}
+    with pytest.raises(ZerosumError, match=r"hidden=\[128, 128\], not \[64\]"):
+        SingleDeepCFRSolver(leduc, hidden=[64], **few).load_state_dict(half.state_dict())

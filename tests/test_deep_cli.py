@@ -28,6 +28,9 @@ def test_solve_sd_cfr_json_checkpoints_save_and_resume(tmp_path):
     assert [row["iteration"] for row in rows] == [2, 4]
     assert rows[1]["samples"] > rows[0]["samples"] > 0 and rows[1]["nodes"] > rows[0]["nodes"]
     assert full["nash_conv"] == rows[-1]["nash_conv_average"]
+    # the options the run used, "auto" ones resolved (Kuhn: the small settings), explicit ones kept
+    assert full["options"]["traversals"] == 20 and full["options"]["hidden"] == [64]
+    assert full["options"]["aggregate"] is False and full["options"]["memory"] == 2000
     assert (tmp_path / "p.json").exists() and (tmp_path / "p.npz").exists()
     # the saved networks are the last value networks: tabulated, they are the current policy
     from zerosum import compiled, load_game

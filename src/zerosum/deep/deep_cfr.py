@@ -18,7 +18,16 @@ information set would give, at the cost of one batched forward pass.  The averag
 network per player fitted to the strategy reservoir (cross-entropy weighted by t), trained at
 each checkpoint; its tabulation is evaluated exactly.
 
-Defaults follow OpenSpiel's PyTorch example for Kuhn (``deep_cfr_pytorch.py``: one hidden
+Defaults depend on the game's size (:func:`resolve_defaults`): the options ``traversals``,
+``hidden``, ``policy_hidden``, ``memory`` and ``aggregate`` default to ``"auto"``, resolved from
+the compiled game's number of information sets (both players).  Games with fewer than
+``LARGE_GAME_INFOSETS`` (100; Kuhn has 12) get the small settings below; larger ones (the
+Leduc variants: 288 and 936) get the settings measured on OpenSpiel's ``leduc_poker``: 10,000
+traversals, reservoirs of 2,000,000, two hidden layers of 128 for every network, aggregate fits.
+An explicit value overrides the rule; the resolved values are what the state file stores and
+what ``extra_info`` reports.
+
+Small-game defaults follow OpenSpiel's PyTorch example for Kuhn (``deep_cfr_pytorch.py``: one hidden
 layer of 64, 375 traversals, 2,500 policy steps, Adam 1e-3, reservoirs of 100,000) except the
 advantage fits: 1,500 steps of 1,024 with the step size decaying along a cosine instead of 375
 of 256 at a constant step, which measured better on Kuhn (SD-CFR at 100 iterations: 0.008
@@ -152,6 +161,24 @@ def layer_widths(name, value) -> tuple[int, ...]:
     return tuple(int(v) for v in value)
 
 
+AUTO = "auto"
+LARGE_GAME_INFOSETS = 100
+SMALL_DEFAULTS = {"traversals": 375, "hidden": (64,), "policy_hidden": (64,), "memory": 100000, "aggregate": False}
+LARGE_DEFAULTS = {"traversals": 10000, "hidden": (128, 128), "policy_hidden": (128, 128), "memory": 2000000,
+                  "aggregate": True}
+
+
+def resolve_defaults(game, **options) -> dict:
+    """The options left at ``"auto"`` resolved from the game's size: fewer than
+    ``LARGE_GAME_INFOSETS`` information sets (both players together) take ``SMALL_DEFAULTS``
+    (Kuhn's settings), more take ``LARGE_DEFAULTS`` (measured on ``leduc_poker``); any other value
+    is kept as given."""
+    g = as_compiled(game)
+    large = sum(t.n_infosets for t in g.treeplexes) >= LARGE_GAME_INFOSETS
+    table = LARGE_DEFAULTS if large else SMALL_DEFAULTS
+    return {k: (table[k] if isinstance(v, str) and v == AUTO else v) for k, v in options.items()}
+
+
 class Reservoir:
     """Samples of one player's information sets: ids, iterations, target rows, and how many were offered."""
 
@@ -188,14 +215,19 @@ class DeepCFRSolver(IterativeSolver):
     progress_step = 1
     record_strategy = True
 
-    def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), policy_hidden=(64,),
+    def __init__(self, game, seed: int = 0, traversals=AUTO, hidden=AUTO, policy_hidden=AUTO,
                  learning_rate: float = 1e-3, batch: int = 1024, advantage_steps: int = 1500,
-                 policy_steps: int = 2500, memory: int = 100000, features: str = "auto", decay: bool = True,
-                 warm_start: bool = False, aggregate: bool = False):
+                 policy_steps: int = 2500, memory=AUTO, features: str = "auto", decay: bool = True,
+                 warm_start: bool = False, aggregate=AUTO):
         from ..learning.features import infoset_features
         from ..learning.networks import require_jax
 
         require_jax()
+        g = self.game = as_compiled(game)
+        auto = resolve_defaults(g, traversals=traversals, hidden=hidden, policy_hidden=policy_hidden, memory=memory,
+                                aggregate=aggregate)
+        traversals, hidden, policy_hidden, memory, aggregate = (
+            auto[k] for k in ("traversals", "hidden", "policy_hidden", "memory", "aggregate"))
         if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 31:
             raise ZerosumError(f"seed must be a non-negative integer below 2**31, got {seed}")
         self.seed = int(seed)
@@ -220,7 +252,6 @@ class DeepCFRSolver(IterativeSolver):
         if not isinstance(aggregate, bool):
             raise ZerosumError(f"aggregate must be true or false, got {aggregate!r}")
         self.aggregate = aggregate
-        g = self.game = as_compiled(game)
         self.trees = g.treeplexes
         self.seq0, self.offsets = global_sequences(g)
         self.widths = [int(t.infoset_size.max()) for t in self.trees]
@@ -244,6 +275,10 @@ class DeepCFRSolver(IterativeSolver):
                 "learning_rate": self.learning_rate, "batch": self.batch, "advantage_steps": self.advantage_steps,
                 "policy_steps": self.policy_steps, "memory": self.memory, "features": self.features,
                 "decay": self.decay, "warm_start": self.warm_start, "aggregate": self.aggregate}
+
+    def extra_info(self) -> dict:
+        """The options this run uses, ``"auto"`` ones resolved (``solve --json`` reports them)."""
+        return {"options": self._options()}
 
     def _key(self, stream: int):
         from ..learning.networks import seed_key
@@ -399,9 +434,9 @@ class SingleDeepCFRSolver(DeepCFRSolver):
     name = "sd-cfr"
     record_strategy = False
 
-    def __init__(self, game, seed: int = 0, traversals: int = 375, hidden=(64,), learning_rate: float = 1e-3,
-                 batch: int = 1024, advantage_steps: int = 1500, memory: int = 100000, features: str = "auto",
-                 decay: bool = True, warm_start: bool = False, aggregate: bool = False):
+    def __init__(self, game, seed: int = 0, traversals=AUTO, hidden=AUTO, learning_rate: float = 1e-3,
+                 batch: int = 1024, advantage_steps: int = 1500, memory=AUTO, features: str = "auto",
+                 decay: bool = True, warm_start: bool = False, aggregate=AUTO):
         super().__init__(game, seed, traversals, hidden, (1,), learning_rate, batch, advantage_steps, 1, memory,
                          features, decay, warm_start, aggregate)
         self.value_networks = [[], []]  # per player, the params trained at iterations 1, 2, ...
