@@ -121,3 +121,24 @@ def test_sampling_pays_members_on_ray_equal_serial(ray_local):
     # the targets were reached (the iteration counts are then a function of the seeds alone)
     assert all(r[-1] is not None and r[-3] is not None for r in a["tables"][0]["rows"])
     assert len(a["tables"][1]["rows"]) == 2
+
+
+def test_psro_oracle_calls_on_ray_equal_serial(ray_local):
+    """`solve -a psro --ray`: each iteration's two learned oracle calls run in two Ray actors at
+    once; same members, same NashConv and oracle errors as the serial run."""
+    args = ["solve", "kuhn", "-a", "psro", "-n", "4", "--checkpoints", "2,3,4", "--option", "oracle=q-learning",
+            "--option", "hands=3000", "--seed", "3", "--json"]
+    serial = json.loads(CliRunner().invoke(cli, args, catch_exceptions=False).output)
+    r = CliRunner().invoke(cli, args + ["--ray", "auto", "--workers", "2"], catch_exceptions=False)
+    spread = json.loads(r.output)
+    assert spread["workers"] == 2 and "workers" not in serial
+    for a, b in zip(serial["checkpoints"], spread["checkpoints"], strict=True):
+        assert (a["nash_conv"], a["oracle_error"], a["hands"]) == (b["nash_conv"], b["oracle_error"], b["hands"])
+    assert serial["first_actions"] == spread["first_actions"]
+    assert serial["checkpoints"][-1]["mean_oracle_error"] > 0  # learned: not the exact oracle's zeros
+
+
+def test_psro_ray_with_the_exact_oracle_is_one_line_error():
+    r = CliRunner().invoke(cli, ["solve", "kuhn", "-a", "psro", "-n", "3", "--ray", "auto", "--json"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "exact oracle takes milliseconds" in r.output and len(r.output.strip().splitlines()) == 1

@@ -155,8 +155,10 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 @click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
               help="Compiled form (default: the public tree where the game has one: poker, holdem).")
 @click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
-              help="Split the public tree over Ray: auto starts a local instance, HOST:PORT joins a cluster.")
-@click.option("--workers", type=int, default=None, help="Ray workers holding subtrees (default: the cluster's CPUs).")
+              help="Split the public tree over Ray (cfr, cfr+, lcfr, dcfr), or run psro's two learned oracle "
+                   "calls per iteration at once: auto starts a local instance, HOST:PORT joins a cluster.")
+@click.option("--workers", type=int, default=None,
+              help="Ray workers holding subtrees or running oracle calls (default: the cluster's CPUs).")
 @param_option
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
@@ -189,13 +191,15 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         check_lp_size(g)
     from ..public_tree.cli_support import resolve_form, solve_public
 
+    psro_ray = ray_address is not None and algorithm == "psro"  # the two learned oracle calls at once
     if ray_address is not None:  # zerosum.distributed: the public tree split over Ray workers
         from ..distributed.ray_runtime import check_workers
         from ..distributed.solve import check_ray_game, solve_split
 
         check_workers(workers)
-        check_ray_game(g, form, algorithm)
-    if ray_address is not None or resolve_form(g, form, algorithm, simultaneous) == "public-tree" \
+        if not psro_ray:
+            check_ray_game(g, form, algorithm)
+    if (ray_address is not None and not psro_ray) or resolve_form(g, form, algorithm, simultaneous) == "public-tree" \
             or algorithm == "pcs-mccfr":
         if algorithm == "pcs-mccfr":
             resolve_form(g, "public-tree")
@@ -218,6 +222,14 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     cg = compile_with_progress(g, enabled=not as_json)
     compile_s = time.perf_counter() - t0
     solver = make_solver(algorithm, cg, simultaneous=simultaneous, seed=seed, options=options)
+    if psro_ray:
+        from ..distributed.ray_runtime import start
+
+        if solver.oracle == "exact":
+            raise ZerosumError("--ray with psro runs the two learned oracle calls of each iteration at once; the "
+                               "exact oracle takes milliseconds: run without --ray, or pick --option oracle=dqn, "
+                               "q-learning or policy-gradient")
+        solver.parallel = (ray_address, start(ray_address, workers))
     one_shot = not hasattr(solver, "iterate")  # the LP: -n, checkpoints and curves do not apply
     notes = []
     if one_shot and (state_path or resume_path):
@@ -262,6 +274,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     }
     if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
         result.update(solver.extra_info())
+    if psro_ray:
+        result["workers"] = solver.parallel[1]
     failed = []  # late write failures: reported after the results, which are worth having anyway
     for key, path, write in (
             ("state_saved", state_path, lambda: save_state(solver, state_path)),

@@ -173,6 +173,20 @@ def meta_nash(matrix: np.ndarray, method: str = "highs", reverse: bool = False):
 
 
 # --- the oracle ---------------------------------------------------------------------------------
+class OracleWorker:
+    """A learned oracle built once in a Ray worker (``solve -a psro --ray``), so that its compiled
+    training steps serve every call; a call depends only on its arguments (the player, the
+    opponent's mixture, the random stream), so it returns what the driver's oracle would."""
+
+    def __init__(self, oracle: str, game, hands: int, seed: int, options: dict):
+        from ..learning.oracle import make_oracle
+
+        self.oracle = make_oracle(oracle, game, hands, seed, **options)
+
+    def respond(self, player: int, opponent, stream: int):
+        return self.oracle.respond(player, opponent, stream=stream)
+
+
 
 def best_response_oracle(game, player: int, opponent_plan: np.ndarray):
     """Exact best response of ``player`` to the opponent's realization plan.
@@ -200,6 +214,10 @@ class PSROSolver:
     """
 
     name = "psro"
+
+    #: where the learned oracles' calls run: None (this process) or (Ray address, workers), set by
+    #: ``solve -a psro --ray``; the numbers are the same either way
+    parallel = None
 
     def __init__(self, game, meta_solver: str = "nash", lp_method: str = "highs", reverse: bool = False,
                  capacity: int = 16, oracle: str = "exact", hands: int | None = None, payoffs: str = "exact",
@@ -307,8 +325,7 @@ class PSROSolver:
             hands = 0
             if self._learner is not None:
                 strategies, errors = [], []
-                for p in (0, 1):
-                    r = self._learner.respond(p, self._opponent_mixture(p, meta[1 - p]), stream=2 * size + p)
+                for p, r in enumerate(self._respond_both(meta, size)):
                     strategies.append(r.strategy)
                     hands += r.hands
                     tree = self.game.treeplexes[p]
@@ -322,6 +339,23 @@ class PSROSolver:
             self._hands[size + 1] = hands + self._entry_hands
             self._entry_hands = 0
             self._measured = None
+
+    def _respond_both(self, meta, size: int) -> list:
+        """Both players' learned best responses to the other's meta-strategy: two independent calls
+        (each its own random stream), in this process or, where :attr:`parallel` names a Ray
+        address and a number of workers (``solve -a psro --ray``), as two Ray tasks at once."""
+        mixtures = [self._opponent_mixture(p, meta[1 - p]) for p in (0, 1)]
+        if self.parallel is None:
+            return [self._learner.respond(p, mixtures[p], stream=2 * size + p) for p in (0, 1)]
+        from ..distributed.ray_runtime import import_ray
+
+        ray = import_ray()
+        if getattr(self, "_workers", None) is None:  # one actor per player (one in all with --workers 1)
+            actor = ray.remote(num_cpus=1)(OracleWorker)
+            self._workers = [actor.remote(self.oracle, self.game, self.hands, self.seed, self.oracle_options)
+                             for _ in range(min(2, self.parallel[1]))]
+        w = self._workers
+        return ray.get([w[p % len(w)].respond.remote(p, mixtures[p], 2 * size + p) for p in (0, 1)])
 
     def _opponent_mixture(self, player: int, weights: np.ndarray):
         """The opponent's members with positive meta-probability, as the simulator plays them."""
