@@ -100,12 +100,15 @@ def _functions(learning_rate: float):
 _TRAINERS: dict = {}
 
 
-def _trainer(learning_rate: float, double: bool):
-    """The oracle's jitted training scan, built once per (learning rate, double): like
+def _trainer(learning_rate: float, double: bool, squared: bool = False):
+    """The oracle's jitted training scan, built once per (learning rate, double, squared): like
     :func:`_functions`' but its Adam steps are multiplied by a scale given per call (the step-size
     schedule), and with ``double`` the target is Double DQN's (van Hasselt et al. 2016: the online
-    network picks the next action, the target network values it)."""
-    key = (learning_rate, double)
+    network picks the next action, the target network values it).  With ``squared`` the loss is
+    half the squared error instead of the Huber loss (equal for errors below 1): the Huber loss's
+    minimizer is not the mean of the targets when they spread by more than 1 (a showdown worth
+    +-1 after scaling: its minimizer moves toward the median), so the action values are biased."""
+    key = (learning_rate, double, squared)
     if key in _TRAINERS:
         return _TRAINERS[key]
     from .networks import mlp_apply, require_jax
@@ -122,6 +125,8 @@ def _trainer(learning_rate: float, double: bool):
         else:
             nxt = jnp.max(q2, axis=1)
         y = r + jnp.where(live, nxt, 0.0)
+        if squared:
+            return jnp.mean(0.5 * (q - jax.lax.stop_gradient(y)) ** 2)
         return jnp.mean(optax.huber_loss(q, jax.lax.stop_gradient(y)))
 
     @jax.jit
