@@ -77,3 +77,30 @@ def test_running_count_stops_the_walk_past_the_memory_limit(monkeypatch):
     assert n > 3 * module._CHECK_EVERY
     with pytest.raises(zerosum.ZerosumError, match=r"the [0-9,]+ histories found so far \(and counting\)"):
         compile_game(g, max_bytes=(n // 2) * module.BYTES_PER_HISTORY)
+
+
+def test_public_tree_build_progress_on_stderr_not_in_json(monkeypatch):
+    # the public-tree build reports the public nodes built so far, as the history-tree compile does
+    from zerosum.public_tree import build
+    from zerosum.public_tree import compile as compile_module
+
+    monkeypatch.setattr(common, "PLAIN_FIRST_S", 0.01)
+    monkeypatch.setattr(common, "PLAIN_EVERY_S", 0.02)
+    monkeypatch.setattr(build, "_PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(compile_module, "_CACHE", {})
+    original = build.poker_public_tree
+
+    def slow(game, rank_form=True, progress=None):  # a build long enough for a few lines
+        return original(game, rank_form, progress=lambda n: (time.sleep(0.05), progress(n)))
+
+    monkeypatch.setattr(build, "poker_public_tree", slow)
+    r = run("solve", "poker", "--param", "ranks=5", "-n", "2", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)                                       # stdout: one JSON object
+    total = out["public_nodes"]
+    prefix = "zerosum: building the public tree of poker("
+    lines = [line for line in r.stderr.splitlines() if line.startswith(prefix) and " public nodes, " in line]
+    assert len(lines) >= 2, r.stderr
+    done = [int(line.split("): ")[1].split(" / ")[0].replace(",", "")) for line in lines]
+    assert done == sorted(done) and done[-1] <= total and len(set(done)) >= 2
+    assert all(f" / {total:,} public nodes, " in line and "elapsed" in line for line in lines)

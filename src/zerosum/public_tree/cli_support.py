@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ZerosumError
-from .compile import has_public_tree, public_tree
+from .compile import has_public_tree, public_tree, public_tree_with_progress
 
 FORMS = ("public-tree", "history-tree")
 #: how many of player 0's hands ``first_actions`` lists (a hold'em range has up to 1,176)
@@ -106,7 +106,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
                  progress_bar, quiet: bool) -> dict:
     """Run a CFR-family solver on the public tree; the result dict of ``zerosum solve``."""
     t0 = time.perf_counter()
-    tree = public_tree(game)
+    tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
     rows, solve_s = resume_and_run(solver, resume_path, iterations, marks, progress_bar,

@@ -20,8 +20,11 @@ def has_public_tree(game) -> bool:
     return isinstance(game, HoldemGame)
 
 
-def public_tree(game) -> PublicTree:
-    """The public tree of ``game``, built once per game id."""
+def public_tree(game, progress=None) -> PublicTree:
+    """The public tree of ``game``, built once per game id.  ``progress(public nodes so far)`` is
+    called about four times a second while it is built (not at all when it is cached).  The size
+    was checked when the game was made (its constructor counts the public nodes exactly and
+    refuses a game that would not fit), so nothing here can run out of memory for minutes first."""
     found = _CACHE.get(game.id)
     if found is not None:
         return found
@@ -30,10 +33,26 @@ def public_tree(game) -> PublicTree:
     if isinstance(game, PokerGame):
         from .build import poker_public_tree
 
-        found = poker_public_tree(game)
+        found = poker_public_tree(game, progress=progress)
     elif has_public_tree(game):
-        found = game.public_tree()
+        from .holdem_build import holdem_public_tree
+
+        found = holdem_public_tree(game, progress=progress)
     else:
         raise ZerosumError(f"{game.id} has no public-tree form; use --form history-tree")
     _CACHE[game.id] = found
     return found
+
+
+def public_tree_with_progress(game, enabled: bool = True) -> PublicTree:
+    """The public tree, with a spinner and the count of public nodes built (or occasional stderr
+    lines when stderr is not a terminal) while it is built; the public-tree twin of the history
+    tree's ``compile_with_progress`` (``enabled=False`` under --json)."""
+    if game.id in _CACHE:
+        return _CACHE[game.id]
+    from ..cli.common import progress_status
+
+    total = game.estimated_sizes()["public_nodes"]  # exact, or an upper bound where a stack cuts raises
+    with progress_status(f"building the public tree of {game.id}", enabled=enabled) as update:
+        update(f"0 / {total:,} public nodes")
+        return public_tree(game, progress=lambda n: update(f"{n:,} / {total:,} public nodes"))

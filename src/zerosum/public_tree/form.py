@@ -103,28 +103,37 @@ class TreeBuilder:
 
     def finish(self, game_id: str, hand_labels, ranges, terminals, histories: int, pot: float,
                compile_s: float = 0.0, **extra) -> PublicTree:
-        kind = np.array(self.kind, dtype=np.int64)
-        player = np.array(self.player, dtype=np.int64)
-        parent = np.array(self.parent, dtype=np.int64)
-        n = len(kind)
-        first = np.full(n, -1, dtype=np.int64)
-        count = np.bincount(parent[1:], minlength=n).astype(np.int64)
-        for c in range(n - 1, 0, -1):  # children are consecutive: the smallest id is the first
-            first[parent[c]] = c
-        if np.any(parent[1:] >= np.arange(1, n)):
-            raise AssertionError("public tree: a parent after its child")
-        n_hands = (len(ranges[0]), len(ranges[1]))
-        offset = np.full(n, -1, dtype=np.int64)
-        used = [0, 0]
-        for node in range(n):
-            if kind[node] == DECISION:
-                p = int(player[node])
-                offset[node] = used[p]
-                used[p] += int(count[node]) * n_hands[p]
-        return PublicTree(
-            game_id=game_id, kind=kind, player=player, parent=parent, first_child=first, n_children=count,
-            board=np.array(self.board, dtype=np.int64), stake=np.array(self.stake, dtype=np.float64),
-            offset=offset, labels=tuple(self.labels), action_labels=tuple(self.actions),
-            hand_labels=(tuple(hand_labels[0]), tuple(hand_labels[1])),
-            ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
-            terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)
+        return assemble(game_id, np.array(self.kind, dtype=np.int64), np.array(self.player, dtype=np.int64),
+                        np.array(self.parent, dtype=np.int64), np.array(self.board, dtype=np.int64),
+                        np.array(self.stake, dtype=np.float64), tuple(self.labels), tuple(self.actions),
+                        hand_labels, ranges, terminals, histories, pot, compile_s, **extra)
+
+
+def assemble(game_id: str, kind, player, parent, board, stake, labels, action_labels, hand_labels, ranges,
+             terminals, histories: int, pot: float, compile_s: float = 0.0, **extra) -> PublicTree:
+    """The PublicTree of per-node arrays listed parents first with the children of a node consecutive
+    (what :class:`TreeBuilder` collects, or a vectorized builder makes): adds ``first_child``,
+    ``n_children`` and the ``offset`` of each decision node's block in its player's arrays."""
+    kind = np.asarray(kind, dtype=np.int64)
+    player = np.asarray(player, dtype=np.int64)
+    parent = np.asarray(parent, dtype=np.int64)
+    n = len(kind)
+    if np.any(parent[1:] >= np.arange(1, n)):
+        raise AssertionError("public tree: a parent after its child")
+    count = np.bincount(parent[1:], minlength=n).astype(np.int64)
+    first = np.full(n, n, dtype=np.int64)
+    np.minimum.at(first, parent[1:], np.arange(1, n, dtype=np.int64))  # children are consecutive
+    first[count == 0] = -1
+    n_hands = (len(ranges[0]), len(ranges[1]))
+    offset = np.full(n, -1, dtype=np.int64)
+    for p in (0, 1):  # each player's decision nodes in node order, blocks of actions x hands
+        mine = np.flatnonzero((kind == DECISION) & (player == p))
+        size = count[mine] * n_hands[p]
+        offset[mine] = np.cumsum(size) - size
+    return PublicTree(
+        game_id=game_id, kind=kind, player=player, parent=parent, first_child=first, n_children=count,
+        board=np.asarray(board, dtype=np.int64), stake=np.asarray(stake, dtype=np.float64),
+        offset=offset, labels=tuple(labels), action_labels=tuple(action_labels),
+        hand_labels=(tuple(hand_labels[0]), tuple(hand_labels[1])),
+        ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
+        terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)

@@ -15,53 +15,53 @@ import time
 
 import numpy as np
 
-from ..games.base import CHANCE, TERMINAL
+from .build import Skeleton, expand
 from .cards import cards_str
-from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, TreeBuilder
+from .form import PublicTree, assemble
 from .strength import board_strengths
 from .terminals import SweepTerminals
 
 
-def holdem_public_tree(game) -> PublicTree:
+def holdem_public_tree(game, progress=None) -> PublicTree:
+    """``progress(public nodes so far)``: see :func:`~zerosum.public_tree.build.expand`."""
     from ..games.holdem import HoldemHistory
 
     t0 = time.perf_counter()
-    tb = TreeBuilder()
+    sk = Skeleton(game, HoldemHistory((0, 0), (), ("",)),
+                  lambda h: HoldemHistory(h.hands, h.dealt + (min(set(range(52)) - set(game.board) - set(h.dealt)),),
+                                          h.rounds + ("",)))
     boards: dict[tuple, int] = {(): 0}
-    queue = [(HoldemHistory((0, 0), (), ("",)), -1)]
-    head = 0
-    while head < len(queue):
-        h, parent = queue[head]
-        head += 1
-        board = boards[h.dealt]
-        label = game.public_label(h.dealt, h.rounds)
-        who = game.player(h)
-        if who == TERMINAL:
-            put = game.contributions(h)
-            betting = h.rounds[-1]
-            if betting.endswith("f"):
-                folder = (len(betting) - 1) % 2
-                tb.add(FOLD, folder, parent, board, put[folder], label)
-            else:
-                tb.add(SHOWDOWN, -1, parent, board, put[0], label)
-        elif who == CHANCE:
-            node = tb.add(CHANCE_NODE, -1, parent, board, 0.0, label)
-            used = set(game.board) | set(h.dealt)
-            for c in range(52):
-                if c not in used:
-                    dealt = h.dealt + (c,)
-                    boards.setdefault(dealt, len(boards))
-                    queue.append((HoldemHistory(h.hands, dealt, h.rounds + ("",)), node))
-        else:
-            actions = game.actions(h)
-            node = tb.add(DECISION, who, parent, board, 0.0, label, actions)
-            for a in actions:
-                queue.append((game.child(h, a), node))
+    dealt_of = [()]
+    children_of: dict[int, np.ndarray] = {}  # board id -> board ids of the cards a chance node there deals
+
+    def deal(at):
+        out = []
+        for b in at.tolist():
+            found = children_of.get(b)
+            if found is None:
+                used = set(game.board) | set(dealt_of[b])
+                ids = []
+                for c in range(52):
+                    if c not in used:
+                        dealt = dealt_of[b] + (c,)
+                        if dealt not in boards:
+                            boards[dealt] = len(boards)
+                            dealt_of.append(dealt)
+                        ids.append(boards[dealt])
+                found = children_of[b] = np.array(ids, dtype=np.int64)
+            out.append(found)
+        return out
+
+    kind, player, parent, board, stake, skel = expand(sk, deal, progress)
+    prefix = [game.public_label(d, ()) for d in dealt_of]  # ":<cards dealt>:"; the betting follows
+    suffix, actions = sk.suffix, sk.actions
+    labels = [prefix[b] + suffix[s] for b, s in zip(board.tolist(), skel.tolist())]
     terminals = sweep_terminals(game, boards)
     est = game.estimated_sizes()
-    return tb.finish(game.id, (game.hand_labels, game.hand_labels), game.ranges, terminals,
-                     histories=est["histories"], pot=game.pot, compile_s=time.perf_counter() - t0,
-                     boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands)
+    return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],
+                    (game.hand_labels, game.hand_labels), game.ranges, terminals, histories=est["histories"],
+                    pot=game.pot, compile_s=time.perf_counter() - t0,
+                    boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands)
 
 
 def sweep_terminals(game, boards: dict) -> SweepTerminals:
