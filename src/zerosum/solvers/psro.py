@@ -184,6 +184,7 @@ class OracleWorker:
         self.oracle = make_oracle(oracle, game, hands, seed, **options)
 
     def respond(self, player: int, opponent, stream: int):
+        """The oracle's best response of ``player`` to the ``opponent`` mixture, on random ``stream``."""
         return self.oracle.respond(player, opponent, stream=stream)
 
 
