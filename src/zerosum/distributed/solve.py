@@ -35,7 +35,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     """The result dict of ``zerosum solve ... --ray`` (see the module docstring)."""
     from ..cli.common import parse_params
     from ..public_tree.cli_support import public_result, resume_and_run
-    from ..public_tree.compile import public_tree
+    from ..public_tree.compile import public_tree_with_progress
     from .ray_runtime import check_workers, start
     from .split_solver import split_solver
 
@@ -47,7 +47,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     kwargs = parse_params(options, flag="--option")
     dtype = str(kwargs.pop("dtype", "float64"))
     t0 = time.perf_counter()
-    tree = public_tree(game)
+    tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0
     n = start(ray, workers)
     solver = split_solver(algorithm, tree, n, dtype=dtype)  # refuses an algorithm it cannot split
