@@ -17,8 +17,8 @@ copied every ``target_every`` gradient steps; epsilon falls linearly from ``epsi
 ``epsilon_end`` over ``epsilon_decay`` iterations.
 
 The defaults differ from the paper's NFSP settings (zerosum's defaults until they were measured
-on Kuhn, docs/deep.md): with them NFSP reaches NashConv 0.010-0.012 on Kuhn after 16 M hands
-(about 0.015 after 4 M), where the paper's settings stall at 0.07-0.09.
+on Kuhn, docs/deep.md): with them NFSP reaches NashConv 0.010-0.013 on Kuhn after 16 M hands
+(0.010-0.016 after 4 M), where the paper's settings stall at 0.07-0.09.
 
 * ``rl_loss="squared"``: the DQN's loss is half the squared error, not the Huber loss.  Rewards
   are scaled by the largest payoff, so a showdown is worth +-1 and the targets at one action
