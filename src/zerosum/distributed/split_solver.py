@@ -34,6 +34,7 @@ iterations since are redone, so the run ends with the result of an uninterrupted
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
@@ -517,10 +518,8 @@ class SplitDriver(PublicTreeCFR):
 
     def _teardown(self) -> None:
         if getattr(self, "_dag", None) is not None:
-            try:
+            with contextlib.suppress(Exception):  # a graph whose actor died tears down with errors
                 self._dag.teardown()
-            except Exception:  # noqa: BLE001 (a graph whose actor died tears down with errors)
-                pass
             self._dag = None
 
     def _run_workers(self, message) -> list:
