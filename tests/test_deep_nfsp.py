@@ -137,3 +137,27 @@ def test_bad_options(kuhn):
         NFSPSolver(kuhn, hands=0)
     with pytest.raises(ZerosumError, match="anticipatory must be a number in"):
         NFSPSolver(kuhn, anticipatory=1.5)
+
+
+def test_defaults_by_game_size(kuhn):
+    """features and hidden left at their defaults follow the game's size: Kuhn (12 information
+    sets) gets one-hot inputs and one layer of 64, number for number the run with those written
+    out; Leduc (288) gets its card features and two layers of 128.  The state stores the resolved
+    values, so a run with other ones is refused."""
+    from zerosum.deep.nfsp import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
+
+    leduc = compiled(load_game("leduc"))
+    assert resolve_defaults(kuhn) == SMALL_DEFAULTS
+    assert resolve_defaults(leduc) == LARGE_DEFAULTS
+    assert resolve_defaults(leduc, features="onehot", hidden=(8,)) == {"features": "onehot", "hidden": (8,)}
+    assert resolve_defaults(kuhn, hidden="auto")["hidden"] == (64,)
+    tiny = {k: v for k, v in TINY.items() if k != "hidden"}
+    a = NFSPSolver(kuhn, seed=5, **tiny).run(10, [10])
+    b = NFSPSolver(kuhn, seed=5, features="onehot", hidden=[64], **tiny).run(10, [10])
+    assert _drop_cpu(a) == _drop_cpu(b)
+    s = NFSPSolver(leduc, seed=5, **tiny)
+    assert s.extra_info()["options"]["features"] == "auto" and s.extra_info()["options"]["hidden"] == [128, 128]
+    assert s.feats[0].shape[1] < s.trees[0].n_infosets  # the card encoding, not one-hot
+    assert [w.shape for w, _ in s.q_params[0]] == [(s.feats[0].shape[1], 128), (128, 128), (128, s.width)]
+    with pytest.raises(ZerosumError, match="the saved run used features='auto', not 'onehot'"):
+        NFSPSolver(leduc, features="onehot", **tiny).load_state_dict(s.state_dict())
