@@ -20,7 +20,7 @@ The defaults differ from the paper's NFSP settings (zerosum's defaults until the
 on Kuhn, docs/deep.md): with them NFSP reaches NashConv 0.010-0.013 on Kuhn after 16 M hands
 (0.010-0.016 after 4 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
 ``leduc_poker`` (the size rule's features and [128,128]) 0.84-0.85 after 1.5 M hands and 0.35
-after 6.1 M (seed 1, 370 CPU s), still falling, where one-hot inputs stayed at 1.3-1.8.
+after 6.1 M (0.350, 0.365: seeds 1, 2, 370 CPU s), still falling, where one-hot inputs stayed at 1.3-1.8.
 
 * ``rl_loss="squared"``: the DQN's loss is half the squared error, not the Huber loss.  Rewards
   are scaled by the largest payoff, so a showdown is worth +-1 and the targets at one action
