@@ -221,7 +221,10 @@ def test_small_boards_match_plain_negamax(width, height, min_moves):
                                    {"sort_min": 99}, {"mtdf": True}, {"small_log2": 10}])
 def test_tuning_knobs_change_the_work_never_the_scores(knobs):
     # every node in the big table, every node in the small one, no table at all, tables and
-    # ordering everywhere, no ordering, MTD(f), a small table under pressure
+    # ordering everywhere, no ordering, MTD(f), a small table under pressure.  Positions from 0 to
+    # 8 moves (the split knob needs some with 18 empty cells or more); the plain negamax checks
+    # those with 6 moves or more (from fewer it would walk nearly all 3.1 M positions of the
+    # board: 80-110 s of the suite), the shallower ones are checked against the default solver.
     value, from_moves, won = reference_solver(5, 4)
     solver = Connect4Solver(5, 4, table_size_log2=16, **knobs)
     default = Connect4Solver(5, 4, table_size_log2=16)
@@ -230,8 +233,10 @@ def test_tuning_knobs_change_the_work_never_the_scores(knobs):
         moves = legal_sequence(5, 4, [(picks * 7919 + i * 104729) % 1000 for i in range(picks % 9)])
         if any(won(moves[:i]) for i in range(1, len(moves) + 1)):
             continue
-        expected = value(from_moves(moves))
-        assert solver.solve(moves) == expected == default.solve(moves), moves
+        expected = default.solve(moves)
+        if len(moves) >= 6:
+            assert expected == value(from_moves(moves)), moves
+        assert solver.solve(moves) == expected, moves
         nodes.append((solver.nodes, default.nodes))
         assert solver.solve(moves, weak=True) == (expected > 0) - (expected < 0), moves
         default.solve(moves, weak=True)
