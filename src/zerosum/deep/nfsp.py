@@ -17,8 +17,9 @@ copied every ``target_every`` gradient steps; epsilon falls linearly from ``epsi
 ``epsilon_end`` over ``epsilon_decay`` iterations.
 
 The defaults differ from the paper's NFSP settings (zerosum's defaults until they were measured
-on Kuhn, docs/deep.md): with them NFSP reaches NashConv 0.010-0.013 on Kuhn after 16 M hands
-(0.010-0.016 after 4 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
+on Kuhn, docs/deep.md): with them NFSP reaches NashConv <= 0.01 on Kuhn from 12.3 M hands on
+(0.0098 / 0.0091 / 0.0087 for seeds 1-3 at 12.3 M, 110-128 CPU s; 0.0078 / 0.0058 / 0.0044 at
+16.4 M; 0.0073-0.0116 at 4.1 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
 ``leduc_poker`` (the size rule's features and [128,128]) 0.84-0.85 after 1.5 M hands and 0.35
 after 6.1 M (0.350, 0.365: seeds 1, 2, 370 CPU s), still falling, where one-hot inputs stayed at 1.3-1.8.
 
@@ -54,6 +55,13 @@ after 6.1 M (0.350, 0.365: seeds 1, 2, 370 CPU s), still falling, where one-hot 
   input row, updated by a few large, Adam-normalized steps, and its action values stayed near
   what the shared layers give every information set; docs/deep.md).  ``features="by_size"`` and
   ``hidden="auto"`` ask for the rule; the resolved values are reported and stored;
+* ``replay`` and ``anticipatory`` by the game's size too: 50,000 transitions and eta 0.05 on
+  small games (Kuhn), 200,000 and 0.1 (the former defaults) on larger ones.  On Kuhn the ring of
+  200,000 (about 130 iterations of transitions) made the DQN answer a stale mixture while the
+  average still moved fast: NashConv 0.14 at 1 M hands (seed 1) against 0.02 with 50,000; a
+  smaller eta leaves less of the opponent's flipping best response in the mixture the DQN must
+  track (4.1 M hands, seeds 1-3: 0.0106 / 0.0101 / 0.0124 with the ring of 50,000 at eta 0.1,
+  0.0116 / 0.0089 / 0.0073 at 0.05; 0.02 gave too few best-response targets: 0.030 at 3 M);
 * ``hands=1024``, ``updates=16``: iterations eight times as long as the paper's 128 hands with
   2 steps (the same steps per hand), which costs a fifth of the CPU per hand (fewer tabulations
   and calls) and measured about as well per hand.
@@ -158,26 +166,30 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
     return nodes
 
 
-#: ``features`` and ``hidden`` left at their defaults are chosen by the game's size (both players'
-#: information sets together, the rule of :func:`.deep_cfr.resolve_defaults`): Kuhn's settings below
-#: ``LARGE_GAME_INFOSETS``, the ones measured on ``leduc_poker`` from there on
+#: ``features``, ``hidden``, ``replay`` and ``anticipatory`` left at their defaults are chosen by the
+#: game's size (both players' information sets together, the rule of
+#: :func:`.deep_cfr.resolve_defaults`): Kuhn's settings below ``LARGE_GAME_INFOSETS``, the ones
+#: measured on ``leduc_poker`` from there on
 BY_SIZE = "by_size"
-SMALL_DEFAULTS = {"features": "onehot", "hidden": (64,)}
-LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128)}
+SMALL_DEFAULTS = {"features": "onehot", "hidden": (64,), "replay": 50000, "anticipatory": 0.05}
+LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128), "replay": 200000, "anticipatory": 0.1}
 
 
-def resolve_defaults(game, features=BY_SIZE, hidden=AUTO) -> dict:
-    """``features`` (when ``"by_size"``) and ``hidden`` (when ``"auto"``) from the game's size:
-    fewer than ``LARGE_GAME_INFOSETS`` information sets take ``SMALL_DEFAULTS`` (one-hot inputs,
-    one layer of 64: Kuhn's), more take ``LARGE_DEFAULTS`` (the game's own features, OpenSpiel's
-    information-state tensor or the card encoding, and two layers of 128: measured on
-    ``leduc_poker``, where one-hot inputs left the DQN's action values wrong at the many rarely
-    reached information sets); any other value is kept."""
+def resolve_defaults(game, features=BY_SIZE, hidden=AUTO, replay=AUTO, anticipatory=AUTO) -> dict:
+    """``features`` (when ``"by_size"``), ``hidden``, ``replay`` and ``anticipatory`` (when
+    ``"auto"``) from the game's size: fewer than ``LARGE_GAME_INFOSETS`` information sets take
+    ``SMALL_DEFAULTS`` (one-hot inputs, one layer of 64, a ring of 50,000 transitions, eta 0.05:
+    Kuhn's), more take ``LARGE_DEFAULTS`` (the game's own features, OpenSpiel's information-state
+    tensor or the card encoding, two layers of 128: measured on ``leduc_poker``, where one-hot
+    inputs left the DQN's action values wrong at the many rarely reached information sets; a ring
+    of 200,000 and eta 0.1, as before); any other value is kept."""
     g = as_compiled(game)
     large = sum(t.n_infosets for t in g.treeplexes) >= LARGE_GAME_INFOSETS
     table = LARGE_DEFAULTS if large else SMALL_DEFAULTS
     return {"features": table["features"] if features == BY_SIZE else features,
-            "hidden": table["hidden"] if isinstance(hidden, str) and hidden == AUTO else hidden}
+            "hidden": table["hidden"] if isinstance(hidden, str) and hidden == AUTO else hidden,
+            **{k: table[k] if isinstance(v, str) and v == AUTO else v
+               for k, v in (("replay", replay), ("anticipatory", anticipatory))}}
 
 
 def _float(name, value, low, high):
@@ -193,8 +205,8 @@ class NFSPSolver(IterativeSolver):
     progress_step = 50
 
     def __init__(self, game, seed: int = 0, hands: int = 1024, updates: int = 16, hidden=AUTO,
-                 anticipatory: float = 0.1, rl_learning_rate: float = 0.01, sl_learning_rate: float = 0.01,
-                 batch: int = 128, replay: int = 200000, reservoir: int = 2000000, target_every: int = 300,
+                 anticipatory=AUTO, rl_learning_rate: float = 0.01, sl_learning_rate: float = 0.01,
+                 batch: int = 128, replay=AUTO, reservoir: int = 2000000, target_every: int = 300,
                  epsilon_start: float = 0.06, epsilon_end: float = 0.001, epsilon_decay: int = 20000,
                  features: str = BY_SIZE, double: bool = True, rl_decay: int = 20, sl_target: str = "greedy",
                  sl_fit: str = "aggregate", temperature: float = 0.01, sl_weight: str = "uniform",
@@ -203,8 +215,8 @@ class NFSPSolver(IterativeSolver):
         from ..learning.networks import require_jax
 
         require_jax()
-        auto = resolve_defaults(game, features=features, hidden=hidden)
-        features, hidden = auto["features"], auto["hidden"]
+        auto = resolve_defaults(game, features=features, hidden=hidden, replay=replay, anticipatory=anticipatory)
+        features, hidden, replay, anticipatory = (auto[k] for k in ("features", "hidden", "replay", "anticipatory"))
         if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 31:
             raise ZerosumError(f"seed must be a non-negative integer below 2**31, got {seed}")
         self.seed = int(seed)
