@@ -124,6 +124,33 @@ def test_policy_file_round_trip(tmp_path):
         PublicPolicy.from_dict(tree, data)
 
 
+@pytest.mark.parametrize("params", [{"ranks": 13, "copies": 4, "raises": 3}, {"ranks": 6, "raises": 2}])
+def test_normalized_is_the_per_node_rule(params):
+    """The vectorized normalization equals the rule written per node here, bit for bit, with nodes
+    of 2 and 3 actions, negative, zero and positive sums (all-zero hands: uniform)."""
+    from zerosum.public_tree.policy import normalized
+
+    tree = public_tree(load_game("poker", **params))
+    rng = np.random.default_rng(3)
+    for p in (0, 1):
+        n, size = tree.n_hands[p], tree.infoset_actions()[p]
+        sums = rng.normal(size=size) * (rng.random(size) < 0.5)
+        expect = np.empty(size)
+        counts = set()
+        for node in tree.decision_nodes(p):
+            o, na = tree.offset[node], tree.n_children[node]
+            counts.add(int(na))
+            for i in range(n):
+                x = [max(float(sums[o + a * n + i]), 0.0) for a in range(na)]
+                t = sum(x)
+                for a in range(na):
+                    expect[o + a * n + i] = x[a] / t if t > 0 else 1.0 / na
+        assert counts == {2, 3}
+        got = normalized(tree, p, sums)
+        assert np.array_equal(got, expect)
+        assert np.any(got == 0.5) and np.any(got == 1.0 / 3)  # some hands had no positive sum
+
+
 def test_variants_outside_the_public_tree_are_refused():
     tree = public_tree(load_game("poker", **KUHN))
     with pytest.raises(ZerosumError, match="public tree"):

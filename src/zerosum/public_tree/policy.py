@@ -27,15 +27,23 @@ VERSION = 1
 
 def normalized(tree: PublicTree, player: int, sums: np.ndarray) -> np.ndarray:
     """Positive parts of ``sums`` normalized over each node's actions, per hand (uniform where none is
-    positive): regret matching on regrets, the average strategy on average sums."""
+    positive): regret matching on regrets, the average strategy on average sums.  In NumPy, one
+    gather per action count (a loop over nodes took 30 s on the 649,386 nodes of poker with 64
+    raises); the sums over actions add the actions in order, as the per-node pass does."""
+    sums = np.asarray(sums, dtype=np.float64)
     out = np.empty(len(sums))
     n = tree.n_hands[player]
-    for node in tree.decision_nodes(player):
-        o, na = tree.offset[node], tree.n_children[node]
-        block = np.maximum(np.asarray(sums[o:o + na * n], dtype=np.float64).reshape(na, n), 0.0)
-        total = block.sum(axis=0)
-        safe = np.where(total > 0, total, 1.0)
-        out[o:o + na * n] = np.where(total > 0, block / safe, 1.0 / na).ravel()
+    nodes = tree.decision_nodes(player)
+    counts = tree.n_children[nodes]
+    for na in np.unique(counts):
+        o = tree.offset[nodes[counts == na]]
+        idx = o[:, None, None] + (np.arange(na) * n)[None, :, None] + np.arange(n)[None, None, :]  # [k, na, n]
+        block = np.maximum(sums[idx], 0.0)
+        total = block[:, 0]
+        for a in range(1, na):
+            total = total + block[:, a]
+        safe = np.where(total > 0, total, 1.0)[:, None, :]
+        out[idx] = np.where(total[:, None, :] > 0, block / safe, 1.0 / na)
     return out
 
 
