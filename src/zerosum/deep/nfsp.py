@@ -20,8 +20,9 @@ The defaults differ from the paper's NFSP settings (zerosum's defaults until the
 on Kuhn, docs/deep.md): with them NFSP reaches NashConv <= 0.01 on Kuhn from 12.3 M hands on
 (0.0098 / 0.0091 / 0.0087 for seeds 1-3 at 12.3 M, 110-128 CPU s; 0.0078 / 0.0058 / 0.0044 at
 16.4 M; 0.0073-0.0116 at 4.1 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
-``leduc_poker`` (the size rule's features and [128,128]) 0.84-0.85 after 1.5 M hands and 0.35
-after 6.1 M (0.350, 0.365: seeds 1, 2, 370 CPU s), still falling, where one-hot inputs stayed at 1.3-1.8.
+``leduc_poker`` (the size rule's features and [128,128]) 0.226 / 0.269 / 0.436 for seeds 1-3 after
+14.3 M hands (760-851 CPU s; mean 0.31, short of the 0.2 goal), where one-hot inputs stayed at
+1.3-1.8 and OpenSpiel's NFSP is at about 0.8 after 16 M.
 
 * ``rl_loss="squared"``: the DQN's loss is half the squared error, not the Huber loss.  Rewards
   are scaled by the largest payoff, so a showdown is worth +-1 and the targets at one action
