@@ -1,5 +1,5 @@
 # `make run`: set everything up and solve Leduc hold'em with CFR+ (the main job).
-# `make test`: set everything up and run the test suite.
+# `make test`: set everything up and run the test suite (two processes: pytest-xdist, a file per process).
 # `make docs`: set everything up and build the documentation site into site/ (notebooks executed).
 PYTHON ?= python3
 VENV := .venv
@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/zerosum solve leduc --algorithm cfr+ --iterations 1000
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 ZEROSUM_DOCS_EXECUTE=true $(BIN)/mkdocs build --strict --site-dir site
