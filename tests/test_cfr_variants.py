@@ -200,7 +200,7 @@ def test_discounting_experiment_json(tmp_path):
     assert r.exit_code == 0, r.output
     import json
 
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     (table,) = out["tables"]
     assert [row[0] for row in table["rows"]] == VARIANTS
     assert table["columns"][:5] == ["variant", "10", "30", "100", "current at end"]

@@ -13,7 +13,7 @@ def run(*args):
 def test_solve_json_has_the_documented_fields():
     r = run("solve", "kuhn", "--algorithm", "cfr", "--iterations", "100", "--checkpoints", "10,30", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     for key in ("game", "algorithm", "iterations", "value", "checkpoints", "nash_conv", "exploitability"):
         assert key in out
     assert [c["iteration"] for c in out["checkpoints"]] == [10, 30, 100]
@@ -31,13 +31,13 @@ def test_solve_table_save_plot_and_evaluate(tmp_path):
     r = run("evaluate", "leduc", str(policy), "--json")
     assert r.exit_code == 0, r.output
     r2 = run("solve", "leduc", "-n", "30", "--json")
-    assert json.loads(r.output)["nash_conv"] == pytest.approx(json.loads(r2.output)["nash_conv"], abs=1e-12)
+    assert json.loads(r.stdout)["nash_conv"] == pytest.approx(json.loads(r2.stdout)["nash_conv"], abs=1e-12)
 
 
 def test_games_lists_sizes():
     r = run("games", "--json")
     assert r.exit_code == 0, r.output
-    by_name = {g["name"]: g for g in json.loads(r.output)["games"]}
+    by_name = {g["name"]: g for g in json.loads(r.stdout)["games"]}
     assert by_name["leduc"]["sizes"]["infosets"] == [144, 144]
 
 
@@ -73,12 +73,12 @@ def test_mismatched_policy_file(tmp_path):
 def test_resume_continues_the_same_run(tmp_path):
     state = tmp_path / "s.npz"
     assert run("solve", "leduc", "-n", "40", "--save-state", str(state), "--json").exit_code == 0
-    resumed = json.loads(run("solve", "leduc", "-n", "100", "--resume", str(state), "--json").output)
-    straight = json.loads(run("solve", "leduc", "-n", "100", "--json").output)
+    resumed = json.loads(run("solve", "leduc", "-n", "100", "--resume", str(state), "--json").stdout)
+    straight = json.loads(run("solve", "leduc", "-n", "100", "--json").stdout)
     assert resumed["nash_conv"] == straight["nash_conv"]
 
 
 def test_matrix_game_from_the_command_line():
     r = run("solve", "matrix", "--param", "payoffs=[[2,-1],[-1,1]]", "-a", "cfr+", "-n", "2000", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["value"] == pytest.approx(0.2, abs=1e-3)  # (2*1 - 1) / (2+1+1+1)
+    assert json.loads(r.stdout)["value"] == pytest.approx(0.2, abs=1e-3)  # (2*1 - 1) / (2+1+1+1)

@@ -128,9 +128,9 @@ def test_psro_oracle_calls_on_ray_equal_serial(ray_local):
     once; same members, same NashConv and oracle errors as the serial run."""
     args = ["solve", "kuhn", "-a", "psro", "-n", "4", "--checkpoints", "2,3,4", "--option", "oracle=q-learning",
             "--option", "hands=3000", "--seed", "3", "--json"]
-    serial = json.loads(CliRunner().invoke(cli, args, catch_exceptions=False).output)
+    serial = json.loads(CliRunner().invoke(cli, args, catch_exceptions=False).stdout)
     r = CliRunner().invoke(cli, args + ["--ray", "auto", "--workers", "2"], catch_exceptions=False)
-    spread = json.loads(r.output)
+    spread = json.loads(r.stdout)
     assert spread["workers"] == 2 and "workers" not in serial
     for a, b in zip(serial["checkpoints"], spread["checkpoints"], strict=True):
         assert (a["nash_conv"], a["oracle_error"], a["hands"]) == (b["nash_conv"], b["oracle_error"], b["hands"])

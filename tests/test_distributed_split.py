@@ -144,7 +144,7 @@ def test_cli_ray_json_save_state_and_resume(ray_local, tmp_path):
     r = _solve("-n", "20", "--ray", "auto", "--workers", "2", "--resume", str(tmp_path / "s.npz"), "--save",
                str(tmp_path / "q.json"))
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["workers"] == 2 and len(out["compute_s"]) == 2 and all(s > 0 for s in out["compute_s"])
     # per pass: reach vectors (2 x 13 floats) to each worker for each cut chance node it holds subtrees of
     # (a chance node's reach is the same for all of its cards), values (13) back from each of the 91 subtrees
@@ -161,7 +161,7 @@ def test_cli_ray_float32(ray_local):
     expect = single.run(10)[-1]["nash_conv_average"]
     r = _solve("-n", "10", "--ray", "auto", "--workers", "2", "--option", "dtype=float32")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["dtype"] == "float32" and out["nash_conv"] == pytest.approx(expect, abs=1e-9)
     assert out["bytes_per_iteration"] == 2 * (sum(out["cut_nodes"]) * 2 * 13 + 91 * 13) * 4  # float32 vectors
 

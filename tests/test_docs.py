@@ -139,7 +139,7 @@ def test_the_docstring_check_can_fail():
 def _json_keys(*args) -> set[str]:
     result = CliRunner().invoke(importlib.import_module("zerosum.cli").cli, [*args, "--json"])
     assert result.exit_code == 0, result.output
-    return set(json.loads(result.output))
+    return set(json.loads(result.stdout))
 
 
 @pytest.mark.parametrize("args", [

@@ -127,7 +127,7 @@ def test_cli_malformed_file_is_one_line(tmp_path, content, message):
 def test_cli_solves_an_efg_file(kuhn_efg):
     r = CliRunner().invoke(cli, ["solve", str(kuhn_efg), "-a", "dcfr", "-n", "200", "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["game"].startswith("efg(file=kuhn.efg") and abs(out["value"] + 1 / 18) < 1e-3
     missing = CliRunner().invoke(cli, ["solve", str(kuhn_efg) + ".nope.efg"])
     assert missing.exit_code == 1 and "cannot read" in missing.output

@@ -41,7 +41,7 @@ def test_quick_command_json_and_bad_input():
     res = CliRunner().invoke(cli, ["experiment", "learned-oracles", "--quick", "--json", "--no-plot",
                                    "--oracles", "q-learning", "--game", "kuhn"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert out["experiment"] == "learned-oracles" and len(out["tables"][1]["rows"]) == 3
     sanity = out["tables"][0]  # q-learning against uniform and CFR+ on Kuhn: a thousand hands suffice
     assert [r[:2] for r in sanity["rows"]] == [["q-learning", "uniform"], ["q-learning", "CFR+ average"]]
@@ -62,7 +62,7 @@ def test_sanity_table_runs_the_dqn_up_to_its_own_cap():
                                    "--dqn-max-hands", "100", "--sanity-budgets", "200,400",
                                    "--sanity-dqn-max-hands", "200"])
     assert out.exit_code == 0, out.output
-    sanity = json.loads(out.output)["tables"][0]
+    sanity = json.loads(out.stdout)["tables"][0]
     dqn = [r for r in sanity["rows"] if r[0] == "dqn"]
     assert len(dqn) == 2 and all(r[2] is not None and r[3] is None for r in dqn)
     assert all(r[3] is not None for r in sanity["rows"] if r[0] == "q-learning")

@@ -105,7 +105,7 @@ def test_cli_resume_equals_the_uninterrupted_run(tmp_path):
     def run(*extra):
         res = CliRunner().invoke(cli, base + list(extra))
         assert res.exit_code == 0, res.output
-        return json.loads(res.output)
+        return json.loads(res.stdout)
 
     full = run("-n", "6")
     run("-n", "3", "--save-state", str(tmp_path / "s.npz"))

@@ -109,7 +109,7 @@ def test_solve_command_with_lp():
 
     r = CliRunner().invoke(cli, ["solve", "kuhn", "-a", "lp", "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert abs(out["value"] + 1 / 18) < 1e-12
     assert out["nash_conv"] < 1e-10
     assert out["lp"]["sizes"][0]["variables"] == 13 + 7  # 13 sequences of player 0, 6 + 1 rows of F

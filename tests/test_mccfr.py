@@ -233,7 +233,7 @@ def test_cli_solve_is_reproducible_and_resumable(tmp_path):
     def solve(*extra):
         r = runner.invoke(cli, ["solve", "kuhn", "--algorithm", "os-mccfr", "--seed", "5", "--json", *extra])
         assert r.exit_code == 0, r.output
-        return json.loads(r.output)
+        return json.loads(r.stdout)
 
     whole = solve("--iterations", "2000")
     assert whole["checkpoints"] == solve("--iterations", "2000")["checkpoints"]

@@ -189,4 +189,4 @@ def test_lp_still_solves_a_member_below_the_limit():
     r = run("solve", "poker", "--param", "ranks=4", "--param", "copies=2", "-a", "lp", "--form", "history-tree",
             "--json")
     assert r.exit_code == 0, r.output
-    assert abs(json.loads(r.output)["nash_conv"]) < 1e-9
+    assert abs(json.loads(r.stdout)["nash_conv"]) < 1e-9

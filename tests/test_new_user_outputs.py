@@ -95,7 +95,7 @@ def test_state_file_round_trip_after_atomic_write(tmp_path):
         assert int(data["iteration"]) == 20
     r2 = run("solve", "kuhn", "-n", "40", "--resume", str(s), "--json")
     r3 = run("solve", "kuhn", "-n", "40", "--json")
-    assert json.loads(r2.output)["nash_conv"] == pytest.approx(json.loads(r3.output)["nash_conv"], abs=1e-12)
+    assert json.loads(r2.stdout)["nash_conv"] == pytest.approx(json.loads(r3.stdout)["nash_conv"], abs=1e-12)
 
 
 def test_resume_with_another_seed_is_refused(tmp_path):
@@ -164,9 +164,9 @@ def test_openspiel_first_actions_are_readable():
 def test_leduc_policy_evaluates_on_the_poker_default(tmp_path):
     p = tmp_path / "leduc.json"
     assert run("solve", "leduc", "-n", "30", "--save", str(p)).exit_code == 0
-    a = json.loads(run("evaluate", "leduc", str(p), "--json").output)
+    a = json.loads(run("evaluate", "leduc", str(p), "--json").stdout)
     b = run("evaluate", "poker", str(p), "--json")
     assert b.exit_code == 0, b.output
-    assert json.loads(b.output)["nash_conv"] == pytest.approx(a["nash_conv"], abs=1e-12)
+    assert json.loads(b.stdout)["nash_conv"] == pytest.approx(a["nash_conv"], abs=1e-12)
     r = run("evaluate", "kuhn", str(p))
     assert r.exit_code == 1 and "made for game 'leduc', not 'kuhn'" in r.output

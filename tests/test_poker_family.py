@@ -145,7 +145,7 @@ def test_member_beyond_the_history_tree_runs_on_the_public_tree():
     r = CliRunner().invoke(cli, ["solve", "poker", "--param", "ranks=13", "--param", "copies=4",
                                  "--param", "raises=64", "-a", "cfr+", "-n", "1", "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["form"] == "public-tree" and out["histories"] == 109_746_248 and out["public_nodes"] == 649_386
     assert PokerGame(ranks=13, copies=4, raises=64).estimated_sizes()["compile_bytes"] > 5e10
     row = out["checkpoints"][-1]
@@ -155,7 +155,7 @@ def test_member_beyond_the_history_tree_runs_on_the_public_tree():
 def test_games_lists_the_family_with_sizes():
     r = CliRunner().invoke(cli, ["games", "--json"])
     assert r.exit_code == 0, r.output
-    row = next(g for g in json.loads(r.output)["games"] if g["name"] == "poker")
+    row = next(g for g in json.loads(r.stdout)["games"] if g["name"] == "poker")
     assert row["sizes"]["histories"] == 1939 and row["sizes"]["infosets"] == [144, 144]
 
 

@@ -207,7 +207,7 @@ def test_solve_command_runs_psro(tmp_path):
     res = CliRunner().invoke(cli, ["solve", "leduc", "-a", "psro", "-n", "10", "--checkpoints", "5,10",
                                    "--option", "meta_solver=uniform", "--json"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)
     assert [round(c["nash_conv_average"], 3) for c in out["checkpoints"]] == [3.970, 2.547]
     res = CliRunner().invoke(cli, ["solve", "leduc", "-a", "psro", "-n", "3", "--option", "meta_solver=best"])
     assert res.exit_code == 1 and "unknown meta-solver" in res.output

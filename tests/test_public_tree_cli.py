@@ -18,12 +18,12 @@ def test_solve_poker_both_forms_agree(tmp_path):
     pub = run("solve", "poker", "-n", "50", "--json", "--save", str(tmp_path / "p.json"))
     hist = run("solve", "poker", "-n", "50", "--json", "--form", "history-tree", "--save", str(tmp_path / "h.json"))
     assert pub.exit_code == 0 and hist.exit_code == 0, pub.output + hist.output
-    a, b = json.loads(pub.output), json.loads(hist.output)
+    a, b = json.loads(pub.stdout), json.loads(hist.stdout)
     assert a["form"] == "public-tree" and a["histories"] == 1939 and a["public_nodes"] == 240
     assert a["infoset_actions"] == 672 and a["bytes"] > 0 and a["compile_s"] >= 0 and a["pot"] == 2
     assert abs(a["nash_conv"] - b["nash_conv"]) < 1e-9 and abs(a["value"] - b["value"]) < 1e-9
-    ev_pub = json.loads(run("evaluate", "poker", str(tmp_path / "p.json"), "--json").output)
-    ev_hist = json.loads(run("evaluate", "poker", str(tmp_path / "h.json"), "--json").output)
+    ev_pub = json.loads(run("evaluate", "poker", str(tmp_path / "p.json"), "--json").stdout)
+    ev_hist = json.loads(run("evaluate", "poker", str(tmp_path / "h.json"), "--json").stdout)
     assert abs(ev_pub["nash_conv"] - a["nash_conv"]) < 1e-7  # the file rounds to 9 decimals
     assert abs(ev_hist["nash_conv"] - b["nash_conv"]) < 1e-9
     wrong = run("evaluate", "poker", str(tmp_path / "p.json"), "--form", "history-tree")
@@ -37,7 +37,7 @@ def test_solve_holdem_river_with_state(tmp_path):
     assert first.exit_code == 0, first.output
     more = run(*args, "-n", "40", "--resume", str(tmp_path / "s.npz"))
     assert more.exit_code == 0, more.output
-    r = json.loads(more.output)
+    r = json.loads(more.stdout)
     assert r["form"] == "public-tree" and r["dtype"] == "float32" and r["iterations"] == 40
     assert r["pot"] == 10 and r["public_nodes"] == 21
 
@@ -71,15 +71,15 @@ def test_history_tree_refused_before_any_work():
 def test_pcs_mccfr_from_the_cli():
     r = run("solve", "poker", "-a", "pcs-mccfr", "-n", "300", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["nash_conv"] < 4.7  # uniform: 4.747
+    assert json.loads(r.stdout)["nash_conv"] < 4.7  # uniform: 4.747
 
 
 def test_algorithms_without_a_public_form_use_the_history_tree():
     r = run("solve", "poker", "-a", "es-mccfr", "-n", "100", "--seed", "1", "--json")
     assert r.exit_code == 0, r.output
-    assert "form" not in json.loads(r.output)  # the history tree's result
+    assert "form" not in json.loads(r.stdout)  # the history tree's result
     r = run("solve", "poker", "-n", "20", "--simultaneous", "--json")
-    assert r.exit_code == 0 and "form" not in json.loads(r.output)
+    assert r.exit_code == 0 and "form" not in json.loads(r.stdout)
     r = run("solve", "holdem", "--param", "board=Ks7d2c9h", "-a", "lp")
     assert r.exit_code == 1 and "histories" in r.output  # no history tree for the full turn subgame
 
@@ -88,6 +88,6 @@ def test_first_actions_list_hands_in_player_0s_range():
     """A narrow range's report shows its own hands, not the zero-weight hands that sort first."""
     out = run("solve", "holdem", "--param", "board=Ks7d2c9h3s", "--param", "range0=AA,QQ", "-n", "5", "--json")
     assert out.exit_code == 0, out.output
-    hands = [label[:4] for label in json.loads(out.output)["first_actions"]]
+    hands = [label[:4] for label in json.loads(out.stdout)["first_actions"]]
     assert len(hands) == 12  # 6 combos of AA, 6 of QQ (no board card among them)
     assert all(h[0] == h[2] and h[0] in "AQ" for h in hands), hands

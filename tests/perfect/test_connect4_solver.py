@@ -267,12 +267,12 @@ def test_cli_analyze_json_and_errors(tmp_path):
     late = "2252576253462244111563365343671351441"  # Test_L3_R1, line 1: score -1
     r = runner.invoke(cli, ["analyze", "connect4", late, "--json"])
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert out["score"] == -1
     assert out["columns"][out["best_move"] - 1]["score"] == -1
     assert [c["score"] is None for c in out["columns"]] == [late.count(str(c)) == 6 for c in range(1, 8)]
     r = runner.invoke(cli, ["analyze", "connect4", late, "--weak", "--json"])
-    assert json.loads(r.output)["score"] == -1
+    assert json.loads(r.stdout)["score"] == -1
 
     for args, text in ((["analyze", "chess", "44"], "connect4"),
                        (["analyze", "connect4", "4408"], "position 3"),
@@ -284,7 +284,7 @@ def test_cli_analyze_json_and_errors(tmp_path):
     f = tmp_path / "positions"
     f.write_text("121212 18\n\n26364 -17\n")
     r = runner.invoke(cli, ["analyze", "connect4", "--file", str(f), "--json"])
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     assert [p["score"] for p in out["positions"]] == [18, -18]
     assert out["count"] == 2 and out["mismatches"] == 1
     r = runner.invoke(cli, ["analyze", "connect4", "--file", str(f)])

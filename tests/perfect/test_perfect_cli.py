@@ -14,7 +14,7 @@ def run(*args, input=None):
 def test_search_tictactoe_json_reports_the_seeds_facts():
     r = run("search", "tictactoe", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     rows = {row["algorithm"]: row for row in out["results"]}
     assert all(row["value"] == 0 for row in rows.values())
     assert rows["minimax"]["nodes"] == 549_946
@@ -26,10 +26,10 @@ def test_search_tictactoe_json_reports_the_seeds_facts():
 def test_search_from_moves_and_naive_table():
     r = run("search", "tictactoe", "--moves", "5 1", "-a", "alphabeta", "-a", "alphabeta_tt",
             "-a", "alphabeta_tt_naive", "--json")
-    rows = {row["algorithm"]: row["value"] for row in json.loads(r.output)["results"]}
+    rows = {row["algorithm"]: row["value"] for row in json.loads(r.stdout)["results"]}
     assert rows == {"alphabeta": 0, "alphabeta_tt": 0, "alphabeta_tt_naive": 1}
     r = run("search", "connect4", "--moves", "4453", "--depth", "3", "-a", "alphabeta_tt_ordered", "--json")
-    assert r.exit_code == 0 and json.loads(r.output)["results"][0]["depth"] == 3
+    assert r.exit_code == 0 and json.loads(r.stdout)["results"][0]["depth"] == 3
 
 
 def test_search_errors_are_one_line():
@@ -47,14 +47,14 @@ def test_tournament_json():
     r = run("tournament", "tictactoe", "--agents", "random,alphabeta,random", "--games", "4", "--seed", "3",
             "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.output)
+    out = json.loads(r.stdout)
     names = [a["agent"] for a in out["agents"]]
     assert names == ["random", "alphabeta", "random#2"]
     ab = out["agents"][1]
     assert ab["losses"] == 0 and ab["games"] == 8 and ab["rating"] == max(a["rating"] for a in out["agents"])
     assert len(out["games"]) == 12 and out["games_per_pair"] == 4
     again = json.loads(run("tournament", "tictactoe", "--agents", "random,alphabeta,random", "--games", "4",
-                           "--seed", "3", "--json").output)
+                           "--seed", "3", "--json").stdout)
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in out["games"]]
     r = run("tournament", "tictactoe", "--agents", "random")
     assert r.exit_code == 1 and "at least two agents" in r.output
