@@ -28,8 +28,8 @@ VERSION = 1
 def normalized(tree: PublicTree, player: int, sums: np.ndarray) -> np.ndarray:
     """Positive parts of ``sums`` normalized over each node's actions, per hand (uniform where none is
     positive): regret matching on regrets, the average strategy on average sums.  In NumPy, one
-    gather per action count (a loop over nodes took 30 s on the 649,386 nodes of poker with 64
-    raises); the sums over actions add the actions in order, as the per-node pass does."""
+    gather per action count (a loop over nodes took 2.4 s per player on the 649,386 nodes of poker
+    with 64 raises, this 0.57 s); the sums over actions add the actions in order, as the per-node pass does."""
     sums = np.asarray(sums, dtype=np.float64)
     out = np.empty(len(sums))
     n = tree.n_hands[player]
