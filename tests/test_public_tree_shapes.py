@@ -40,11 +40,21 @@ def test_shape_tree_covers_every_public_node_once(member):
     assert int(sh.mult.sum()) == tree.n_nodes
     for p in (0, 1):  # the kernel layout is a permutation of the form's
         assert sorted(sh.perm[p].tolist()) == list(range(tree.infoset_actions()[p]))
-    for s in range(sh.n_shapes):  # every member of a shape node has its kind and stake
+    assert np.array_equal(sh.row_stake, tree.stake[sh.members]) and np.array_equal(sh.row_board, tree.board[sh.members])
+    for s in range(sh.n_shapes):  # every member of a shape node has its kind; edge a maps row u to its child a
         rows = sh.members[sh.row[s]:sh.row[s] + sh.mult[s]]
-        assert np.all(tree.kind[rows] == sh.kind[s]) and np.all(tree.stake[rows] == tree.stake[rows[0]])
-    if member != "kuhn":  # a public card: the identical betting subtrees collapse
-        assert sh.n_shapes < tree.n_nodes and sh.fan.max() == tree.n_children[tree.kind == 1].max()
+        assert np.all(tree.kind[rows] == sh.kind[s])
+        for a in range(sh.n_children[s]):
+            c, er = sh.edge_child[sh.first_edge[s] + a], sh.edge_row[sh.first_edge[s] + a]
+            assert c > s  # parents before children
+            below = sh.members[sh.row[c] + er:sh.row[c] + er + sh.mult[s]]
+            assert np.array_equal(below, tree.first_child[rows] + a)
+    assert np.array_equal(sh.entries[1:], np.bincount(sh.edge_child, minlength=sh.n_shapes)[1:])
+    if member != "kuhn":  # a public card: the identical betting subtrees collapse, across lines too
+        chance = tree.kind == 1
+        assert sh.n_shapes < tree.n_nodes and sh.entries.max() >= tree.n_children[chance].max()
+        lines = int(chance.sum())  # each line of the first street that sees the card
+        assert sh.mult.max() >= lines * tree.n_children[chance].max()
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
@@ -85,7 +95,7 @@ def test_shape_pass_on_a_holdem_turn_subgame():
 
     tree = HoldemGame(board="Ks7d2c9h", range0="AA,KQs", range1="QQ,T9s").public_tree()
     shaped, plain = public_solver("dcfr", tree), _per_node("dcfr", tree, "float64")
-    assert shaped.shapes is not None and shaped.shapes.fan.max() > 40
+    assert shaped.shapes is not None and shaped.shapes.entries.max() > 40
     shaped.iterate(10)
     plain.iterate(10)
     for p in (0, 1):
@@ -146,22 +156,26 @@ def test_terminal_rows_are_not_stored():
 
 
 def test_a_tree_without_identical_subtrees_runs_per_node_shapes():
-    """With the public card's subtrees made different (one stake changed), the chance node does not
-    collapse, and the pass still agrees."""
+    """With the public card's subtrees made different (the folder of one fold changed), they do not
+    all collapse, and the pass still agrees; a changed stake alone does not split them (stakes are
+    per row)."""
     tree = public_tree(load_game("poker"))
-    stake = tree.stake.copy()
     chance = int(np.flatnonzero(tree.kind == 1)[0])
     first = int(tree.first_child[chance])
-    below = [n for n in range(tree.n_nodes) if tree.kind[n] >= FOLD and _ancestor(tree, n, first)]
+    below = [n for n in range(tree.n_nodes) if tree.kind[n] == FOLD and _ancestor(tree, n, first)]
+    stake = tree.stake.copy()
     stake[below[0]] += 1.0
-    odd = dataclasses.replace(tree, stake=stake)  # (shares ``extra`` with tree: the shape cache must tell)
-    shaped, plain = public_solver("cfr+", odd), _per_node("cfr+", odd, "float64")
-    sh = shaped.shapes
-    assert sh.mult[sh.kind == 1].min() == 1 and np.any(sh.fan[sh.kind == 1] == 1)
-    shaped.iterate(10)
-    plain.iterate(10)
-    for p in (0, 1):
-        assert _agree(shaped.in_form_layout(shaped.regrets)[p], plain.regrets[p])
+    player = tree.player.copy()
+    player[below[0]] = 1 - player[below[0]]
+    sh = shape_tree(tree)
+    for odd, split in ((dataclasses.replace(tree, stake=stake), False), (dataclasses.replace(tree, player=player), True)):
+        # (each shares ``extra`` with tree: the shape cache must tell)
+        shaped, plain = public_solver("cfr+", odd), _per_node("cfr+", odd, "float64")
+        assert (shaped.shapes.n_shapes > sh.n_shapes) == split
+        shaped.iterate(10)
+        plain.iterate(10)
+        for p in (0, 1):
+            assert _agree(shaped.in_form_layout(shaped.regrets)[p], plain.regrets[p])
 
 
 def _ancestor(tree, node, ancestor):

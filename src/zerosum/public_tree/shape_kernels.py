@@ -1,13 +1,16 @@
 """The public-tree pass over the shape tree (:mod:`zerosum.public_tree.shapes`): each shape node
 once, with vectors [rows x hands] laid out as the solver's entries are, so every loop is one
-contiguous run (about 13 times fewer node visits on the poker family, loops Numba vectorizes).
+contiguous run (poker 13x4 with 8 raises: 40 shape-node visits for 11,322 public nodes, loops
+Numba vectorizes).
 
 The same pass as :func:`zerosum.public_tree.kernels.walk` (same operations, same order per
 entry), with one change that saves a normalization per node and pass: the current strategy of
 each player is *stored* (``strat``, kernel layout), rebuilt at a player's nodes right after its
 regrets are updated, so the opponent's pass and the player's next pass read it instead of
-recomputing it from the regrets.  Vectors live per row (a row is a public node), at
-``row * width``; the hands of a shape node's rows are consecutive (stride = that player's hands).
+recomputing it from the regrets.  Vectors live per row (a row is a public node), from
+``vrow * width`` for the update pass (inner nodes only), ``row * width`` for NashConv; the hands of
+a shape node's rows are consecutive (stride = that player's hands), and edge e covers the rows
+from its ``edge_row``.
 Inner loops run over array views indexed from zero: Numba then knows no index is negative and
 vectorizes them (indexing one big array at ``base + x`` runs about 7 times slower).
 """
@@ -94,28 +97,6 @@ def _add(dst, src, w):
         dst[x] += src[x]
 
 
-@njit(cache=True, inline="always", error_model="numpy")
-def _fan_out(buf, b, cb, m, f, n):
-    """Row u of the node at b to rows u * f .. u * f + f - 1 of its child at cb."""
-    for u in range(m):
-        src = buf[b + u * n:b + (u + 1) * n]
-        for t in range(f):
-            d = cb + (u * f + t) * n
-            _copy(buf[d:d + n], src, n)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _fan_in(buf, b, cb, m, f, n):
-    """Row u of the node at b = the sum of rows u * f .. of its child at cb (in that order)."""
-    for u in range(m):
-        dst = buf[b + u * n:b + (u + 1) * n]
-        d = cb + u * f * n
-        _copy(dst, buf[d:d + n], n)
-        for t in range(1, f):
-            d = cb + (u * f + t) * n
-            _add(dst, buf[d:d + n], n)
-
-
 @njit(cache=True, error_model="numpy")
 def shape_strategy(kind, player, n_children, mult, koff, q, n_q, src, strat, den):
     """``strat`` = regret matching (normalization) of ``src`` at every shape node of player q, as
@@ -178,23 +159,6 @@ def _umul(dst, db, src, sb, st, tb, w):
     d, s, t = uint64(db), uint64(sb), uint64(tb)
     for x in range(uint64(w)):
         dst[d + x] = src[s + x] * st[t + x]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _ufan_out(dst, db, src, sb, m, f, n):
-    """Row u at src[sb:] to rows u * f .. u * f + f - 1 at dst[db:]."""
-    for u in range(m):
-        for t in range(f):
-            _ucopy(dst, db + (u * f + t) * n, src, sb + u * n, n)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _ufan_in(dst, db, src, sb, m, f, n):
-    """Row u at dst[db:] = the sum of rows u * f .. u * f + f - 1 at src[sb:], in that order."""
-    for u in range(m):
-        _ucopy(dst, db + u * n, src, sb + u * f * n, n)
-        for t in range(1, f):
-            _uadd(dst, db + u * n, src, sb + (u * f + t) * n, n)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -282,16 +246,17 @@ def _unormalize(src, strat, o, na, w, den):
 
 
 @njit(cache=True, error_model="numpy")
-def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, koff, row_board, row_stake, row_player,
-                 evaluator, weight, signed, cards, const, order, start, strength,
+def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
+                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
                  p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, pre, pos, neg, floor,
                  width, opp, own, val, den, cs, rin, rout, ty, tv, at):
     """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
     sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
     current regrets, ``strat_p`` on p's.  Terminals are evaluated at their parents, into ``tv``
     (one block per action) from the reach built in ``ty``; the buffers hold inner nodes only
-    (``vrow``: a shape node's first row among them), and a child whose reach vector does not
-    change reads its parent's (``at``: where each shape node's reach vectors are)."""
+    (``vrow``: a shape node's first row among them), and a child with a single entry whose reach
+    vector does not change reads its parent's (``at``: where each shape node's reach vectors are);
+    one with several entries gets a copy at its edge's rows."""
     n_p = len(range_p)
     n_o = len(range_o)
     for j in range(n_o):
@@ -311,56 +276,43 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
         if k >= FOLD:
             continue
         m = mult[s]
-        c0 = first_child[s]
+        e0 = first_edge[s]
         na = n_children[s]
         bo = po[s]
         bw = pw[s]
         wo = m * n_o
         wp = m * n_p
-        if k == CHANCE_NODE and fan[s] > 1:
-            cb = vrow[c0] * width
-            po[c0] = cb
-            pw[c0] = cb
-            if kind[c0] < FOLD:
-                _ufan_out(opp, cb, opp, bo, m, fan[s], n_o)
-                _ufan_out(own, cb, own, bw, m, fan[s], n_p)
-            else:
-                po[c0] = bo  # (a terminal child reads its parent's rows)
-            continue
-        if k == CHANCE_NODE:
-            for a in range(na):
-                po[c0 + a] = bo
-                pw[c0 + a] = bw
-            continue
         o = koff[s]
-        if player[s] != p:
-            for a in range(na):
-                c = c0 + a
-                pw[c] = bw
-                po[c] = bo
-                if kind[c] >= FOLD:
-                    continue
-                cb = vrow[c] * width
-                po[c] = cb
-                _umul(opp, cb, opp, bo, strat_o, o + a * wo, wo)
-        else:
-            ub = uint64(bw)
-            for a in range(na):
-                c = c0 + a
-                po[c] = bo
-                pw[c] = bw
-                sb = uint64(o + a * wp)
-                if kind[c] >= FOLD:
+        mine = k == DECISION and player[s] == p
+        theirs = k == DECISION and not mine
+        for a in range(na):
+            c = edge_child[e0 + a]
+            er = edge_row[e0 + a]
+            if kind[c] >= FOLD:  # terminals read the parent's reach
+                if mine:
+                    sb = uint64(o + a * wp)
+                    ub = uint64(bw)
                     for x in range(uint64(wp)):
                         avg_p[sb + x] += avg_weight * (own[ub + x] * strat_p[sb + x])
-                    continue
-                cb = vrow[c] * width
-                pw[c] = cb
-                ucb = uint64(cb)
+                continue
+            cb = vrow[c] * width
+            copy = entries[c] > 1
+            po[c] = cb if (copy or theirs) else bo
+            pw[c] = cb if (copy or mine) else bw
+            if theirs:
+                _umul(opp, cb + er * n_o, opp, bo, strat_o, o + a * wo, wo)
+            elif copy:
+                _ucopy(opp, cb + er * n_o, opp, bo, wo)
+            if mine:
+                sb = uint64(o + a * wp)
+                ub = uint64(bw)
+                ucb = uint64(cb + er * n_p)
                 for x in range(uint64(wp)):
                     reach = own[ub + x] * strat_p[sb + x]
                     own[ucb + x] = reach
                     avg_p[sb + x] += avg_weight * reach
+            elif copy:
+                _ucopy(own, cb + er * n_p, own, bw, wp)
     for s in range(n_s - 1, -1, -1):
         k = kind[s]
         if k >= FOLD:
@@ -369,68 +321,61 @@ def shape_update(kind, player, first_child, n_children, fan, mult, row, vrow, ko
         b = vrow[s] * width
         wp = m * n_p
         wo = m * n_o
-        c0 = first_child[s]
+        e0 = first_edge[s]
         na = n_children[s]
-        if k == CHANCE_NODE and fan[s] > 1:
-            f = fan[s]
-            if kind[c0] >= FOLD:
-                _ufan_out(ty, 0, opp, po[s], m, f, n_o)
-                _uterminals(row[c0], m * f, p, kind[c0] == FOLD, row_player, row_stake, row_board, ty, 0, tv, 0, n_o, n_p,
-                            evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
-                _ufan_in(val, b, tv, 0, m, f, n_p)
-            else:
-                _ufan_in(val, b, val, vrow[c0] * width, m, f, n_p)
-            continue
         mine = k == DECISION and player[s] == p
         o = koff[s]
         # terminal children: their values into tv (block a), from the parent's reach
         for a in range(na):
-            c = c0 + a
+            c = edge_child[e0 + a]
             if kind[c] < FOLD:
                 continue
+            r0 = row[c] + edge_row[e0 + a]
             if k == DECISION and not mine:
                 _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
-                _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
+                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
                             n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
             else:  # the same reach as the parent's: read in place
-                _uterminals(row[c], m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
+                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
                             n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
         if not mine:
             for a in range(na):
-                c = c0 + a
+                c = edge_child[e0 + a]
                 if kind[c] >= FOLD:
                     if a == 0:
                         _ucopy(val, b, tv, a * wp, wp)
                     else:
                         _uadd(val, b, tv, a * wp, wp)
                 else:
+                    cv = vrow[c] * width + edge_row[e0 + a] * n_p
                     if a == 0:
-                        _ucopy(val, b, val, vrow[c] * width, wp)
+                        _ucopy(val, b, val, cv, wp)
                     else:
-                        _uadd(val, b, val, vrow[c] * width, wp)
+                        _uadd(val, b, val, cv, wp)
             continue
         ub = uint64(b)
         uw = uint64(wp)
         for x in range(uw):
             val[ub + x] = 0.0
         for a in range(na):
-            c = c0 + a
+            c = edge_child[e0 + a]
             sb = uint64(o + a * wp)
             if kind[c] >= FOLD:
                 cv = uint64(a * wp)
                 for x in range(uw):
                     val[ub + x] += strat_p[sb + x] * tv[cv + x]
             else:
-                cv = uint64(vrow[c] * width)
+                cv = uint64(vrow[c] * width + edge_row[e0 + a] * n_p)
                 for x in range(uw):
                     val[ub + x] += strat_p[sb + x] * val[cv + x]
         for a in range(na):
-            c = c0 + a
+            c = edge_child[e0 + a]
             sb = uint64(o + a * wp)
             if kind[c] >= FOLD:
                 _uregret(regrets_p, sb, tv, uint64(a * wp), val, ub, uw, pre, pos, neg, floor)
             else:
-                _uregret(regrets_p, sb, val, uint64(vrow[c] * width), val, ub, uw, pre, pos, neg, floor)
+                _uregret(regrets_p, sb, val, uint64(vrow[c] * width + edge_row[e0 + a] * n_p), val, ub, uw, pre, pos,
+                         neg, floor)
         _unormalize(regrets_p, strat_p, o, na, wp, den)
     out = 0.0
     for i in range(n_p):
@@ -455,8 +400,8 @@ def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
 
 
 @njit(cache=True, error_model="numpy")
-def shape_nash_conv(kind, player, first_child, n_children, fan, mult, row, vrow, koff, row_board, row_stake, row_player,
-                    evaluator, weight, signed, cards, const, order, start, strength,
+def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
+                    row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
                     range0, range1, src0, src1, width, r0, r1, e0, den, cs, rin, rout):
     """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
     for both players): both players' reach down (strategies normalized from ``src0``/``src1`` on
@@ -472,18 +417,13 @@ def shape_nash_conv(kind, player, first_child, n_children, fan, mult, row, vrow,
         if k >= FOLD:
             continue
         m = mult[s]
-        c0 = first_child[s]
+        f0 = first_edge[s]
         na = n_children[s]
         b = row[s] * width
         w = m * n
-        if k == CHANCE_NODE and fan[s] > 1:
-            cb = row[c0] * width
-            _fan_out(r0, b, cb, m, fan[s], n)
-            _fan_out(r1, b, cb, m, fan[s], n)
-            continue
         if k == CHANCE_NODE:
             for a in range(na):
-                cb = row[c0 + a] * width
+                cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
                 _copy(r0[cb:cb + w], r0[b:b + w], w)
                 _copy(r1[cb:cb + w], r1[b:b + w], w)
             continue
@@ -497,7 +437,7 @@ def shape_nash_conv(kind, player, first_child, n_children, fan, mult, row, vrow,
         _denominators(src, o, na, w, d, uni)
         rm = mine[b:b + w]
         for a in range(na):
-            cb = row[c0 + a] * width
+            cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
             dst = mine[cb:cb + w]
             sa = src[o + a * w:o + (a + 1) * w]
             for x in range(w):
@@ -516,25 +456,19 @@ def shape_nash_conv(kind, player, first_child, n_children, fan, mult, row, vrow,
                            evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
             _copy(e0[b:b + w], r1[b:b + w], w)
             continue
-        c0 = first_child[s]
+        f0 = first_edge[s]
         na = n_children[s]
-        if k == CHANCE_NODE and fan[s] > 1:
-            cb = row[c0] * width
-            _fan_in(r0, b, cb, m, fan[s], n)
-            _fan_in(r1, b, cb, m, fan[s], n)
-            _fan_in(e0, b, cb, m, fan[s], n)
-            continue
         q = player[s] if k != CHANCE_NODE else -1
         v0 = r0[b:b + w]
         v1 = r1[b:b + w]
         ev = e0[b:b + w]
-        cb = row[c0] * width
+        cb = row[edge_child[f0]] * width + edge_row[f0] * n
         _copy(v0, r0[cb:cb + w], w)
         _copy(v1, r1[cb:cb + w], w)
         if q != 0:
             _copy(ev, e0[cb:cb + w], w)
         for a in range(1, na):
-            cb = row[c0 + a] * width
+            cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
             c_0 = r0[cb:cb + w]
             c_1 = r1[cb:cb + w]
             if q == 1:
@@ -556,7 +490,7 @@ def shape_nash_conv(kind, player, first_child, n_children, fan, mult, row, vrow,
             for x in range(w):
                 ev[x] = 0.0
             for a in range(na):
-                cb = row[c0 + a] * width
+                cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
                 ce = e0[cb:cb + w]
                 sa = src0[o + a * w:o + (a + 1) * w]
                 for x in range(w):

@@ -1,23 +1,28 @@
-"""The shape tree: a public tree with the identical subtrees below a chance node walked once.
+"""The shape tree: a public tree with its identical subtrees walked once, wherever they hang.
 
-Below a public chance node of the poker family every card dealt leads to the same betting
-subtree; only the board (hence the terminal values) and the solver's entries differ.  The shape
-tree keeps one *shape node* for each set of such identical nodes, with a *multiplicity* m (how
-many public nodes it stands for, one per combination of cards dealt above it), so that a pass
-visits it once with vectors [m x hands] instead of m times with [hands].
+In the poker family every betting subtree of the last street is the same whatever the cards
+dealt and whatever the betting before it: only the board (hence the terminal values) and the
+stake differ.  The shape tree keeps one *shape node* for each class of such nodes, with a
+*multiplicity* m (how many public nodes it stands for), so that a pass visits it once with
+vectors [m x hands] instead of m times with [hands].  On poker 13x4 with 8 raises per street the
+11,322 public nodes are 40 shape nodes, the 221 second-street subtrees (17 first-street lines
+times 13 cards) one.
 
 * ``members``: the public nodes each shape node stands for, one per *row* (rows of shape node s
-  are ``row[s] .. row[s] + mult[s] - 1``, in the order of the cards dealt);
-* a chance node whose children have identical subtrees gets one shape child of multiplicity
-  ``mult * fan`` (row u * fan + b: outcome u above, card b here); any other node has one shape
-  child per child, of its own multiplicity;
+  are ``row[s] .. row[s] + mult[s] - 1``); a row carries its own board, stake and folder;
+* **edges**: shape node s has ``n_children[s]`` edges from ``first_edge[s]``, one per action (or
+  card dealt); edge e leads to shape node ``edge_child[e]`` and covers its rows ``edge_row[e] ..
+  edge_row[e] + mult[s] - 1``, row u of s to row ``edge_row[e] + u``.  A shape node with several
+  incoming edges (``entries`` > 1: the cards of one chance node, or equal subtrees below
+  different lines) gathers its rows from them; one with a single entry has its parent's rows;
 * the **kernel layout**: at a shape decision node of player q the solver's entries are one block
   [action x row x hand] (``koff[s] + a * m * n_q + u * n_q + i``), so every loop of the pass is
   one contiguous run of m * n_q; ``perm[q]`` maps it to the form's own layout (``offset`` per
   public node, [action x hand]), which saved states, policies and every other reader use.
 
-Two nodes are identical when their kinds, players, stakes and children are (recursively); boards
-may differ.
+Two public nodes are in one class when their kinds, players (the folder at a fold) and children
+are (recursively): boards and stakes may differ.  Classes are listed by decreasing height, so
+that every parent comes before its children.
 """
 
 from __future__ import annotations
@@ -26,16 +31,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
+from .form import DECISION, FOLD, PublicTree
 
 
 @dataclass(frozen=True)
 class ShapeTree:
     kind: np.ndarray  # int64 per shape node
     player: np.ndarray  # acting player (decision), -1 otherwise
-    first_child: np.ndarray  # first shape child (children consecutive), -1 for terminals
-    n_children: np.ndarray  # shape children (1 at a collapsed chance node)
-    fan: np.ndarray  # cards dealt at a collapsed chance node, 1 elsewhere
+    n_children: np.ndarray  # edges (actions or cards dealt); 0 at terminals
+    first_edge: np.ndarray  # first edge of the shape node (its edges consecutive), -1 at terminals
+    edge_child: np.ndarray  # per edge: the shape node it leads to
+    edge_row: np.ndarray  # per edge: the first of the child's rows it covers
+    entries: np.ndarray  # incoming edges per shape node (0 at the root)
     mult: np.ndarray  # public nodes per shape node
     row: np.ndarray  # first row of the shape node
     vrow: np.ndarray  # first row among the inner (non-terminal) nodes' rows, -1 at terminals
@@ -66,19 +73,21 @@ class ShapeTree:
         return np.ascontiguousarray(np.asarray(arr)[self.perm[player]])
 
 
-def _signatures(tree: PublicTree) -> np.ndarray:
-    """An id per public node, equal for nodes with identical subtrees (boards aside)."""
+def _signatures(tree: PublicTree) -> tuple[np.ndarray, np.ndarray]:
+    """An id per public node, equal for nodes with identical subtrees (boards and stakes aside),
+    and each node's height (the longest path down to a terminal)."""
     ids: dict = {}
-    sig = np.zeros(tree.n_nodes, dtype=np.int64)
-    kind, player, stake = tree.kind.tolist(), tree.player.tolist(), tree.stake.tolist()
+    kind, player = tree.kind.tolist(), tree.player.tolist()
     first, count = tree.first_child.tolist(), tree.n_children.tolist()
-    sl = [0] * tree.n_nodes
-    for n in range(tree.n_nodes - 1, -1, -1):
-        c0 = first[n]
-        key = (kind[n], player[n], stake[n], tuple(sl[c0:c0 + count[n]]) if count[n] else ())
-        sl[n] = ids.setdefault(key, len(ids))
-    sig[:] = sl
-    return sig
+    sig = [0] * tree.n_nodes
+    height = [0] * tree.n_nodes
+    for n in range(tree.n_nodes - 1, -1, -1):  # children after parents
+        c0, na = first[n], count[n]
+        key = (kind[n], player[n], tuple(sig[c0:c0 + na]) if na else ())
+        sig[n] = ids.setdefault(key, len(ids))
+        if na:
+            height[n] = 1 + max(height[c0:c0 + na])
+    return np.array(sig, dtype=np.int64), np.array(height, dtype=np.int64)
 
 
 def shape_tree(tree: PublicTree) -> ShapeTree:
@@ -88,45 +97,40 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
     found = tree.extra.get("shapes")
     if found is not None and found[0] == key:
         return found[1]
-    sig = _signatures(tree)
-    kinds, players, counts, fans, members, parents = [], [], [], [], [], []
-    queue = [(np.zeros(1, dtype=np.int64), -1)]
-    head = 0
-    while head < len(queue):
-        rows, parent = queue[head]
-        head += 1
-        rep = int(rows[0])
-        k, na = int(tree.kind[rep]), int(tree.n_children[rep])
-        kinds.append(k)
-        players.append(int(tree.player[rep]) if k == DECISION else -1)
-        members.append(rows)
-        parents.append(parent)
-        me = len(kinds) - 1
-        if k >= FOLD:
-            counts.append(0)
-            fans.append(1)
+    sig, height = _signatures(tree)
+    ids, first_seen = np.unique(sig, return_index=True)
+    order = np.lexsort((first_seen, -height[first_seen]))  # parents first, then as the tree lists them
+    shape_of = dict(zip(ids[order].tolist(), range(len(order))))
+    n = len(order)
+    rep = first_seen[order]
+    kind = tree.kind[rep].astype(np.int64)
+    player = np.where(kind == DECISION, tree.player[rep], -1).astype(np.int64)
+    n_children = np.where(kind < FOLD, tree.n_children[rep], 0).astype(np.int64)
+    first_edge = np.where(kind < FOLD, np.concatenate([[0], np.cumsum(n_children)[:-1]]), -1).astype(np.int64)
+    edge_child = np.zeros(int(n_children.sum()), dtype=np.int64)
+    edge_row = np.zeros_like(edge_child)
+    rows: list[list[np.ndarray]] = [[] for _ in range(n)]
+    used = [0] * n
+    rows[0].append(np.zeros(1, dtype=np.int64))
+    used[0] = 1
+    for s in range(n):  # every parent of s is done: its rows are complete
+        if n_children[s] == 0:
             continue
-        c0 = tree.first_child[rows]
-        if k == CHANCE_NODE and na > 1 and np.all(sig[tree.first_child[rep]:tree.first_child[rep] + na] ==
-                                                  sig[tree.first_child[rep]]):
-            counts.append(1)
-            fans.append(na)
-            queue.append(((c0[:, None] + np.arange(na)[None, :]).ravel(), me))
-        else:
-            counts.append(na)
-            fans.append(1)
-            for a in range(na):
-                queue.append((c0 + a, me))
-    n = len(kinds)
-    kind = np.array(kinds, dtype=np.int64)
-    parent = np.array(parents, dtype=np.int64)
-    first = np.full(n, -1, dtype=np.int64)
-    for s in range(n - 1, 0, -1):
-        first[parent[s]] = s
+        mine = np.concatenate(rows[s])
+        rows[s] = [mine]
+        c0 = tree.first_child[mine]
+        for a in range(int(n_children[s])):
+            c = shape_of[int(sig[c0[0] + a])]
+            e = first_edge[s] + a
+            edge_child[e], edge_row[e] = c, used[c]
+            rows[c].append(c0 + a)
+            used[c] += len(mine)
+    members = [np.concatenate(r) for r in rows]
     mult = np.array([len(m) for m in members], dtype=np.int64)
     row = np.concatenate([[0], np.cumsum(mult)[:-1]]).astype(np.int64)
     inner = np.where(kind < FOLD, mult, 0)
     vrow = np.where(kind < FOLD, np.concatenate([[0], np.cumsum(inner)[:-1]]), -1).astype(np.int64)
+    entries = np.bincount(edge_child, minlength=n).astype(np.int64)
     allm = np.concatenate(members).astype(np.int64)
     koff = np.full(n, -1, dtype=np.int64)
     used = [0, 0]
@@ -135,7 +139,7 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
     for s in range(n):
         if kind[s] != DECISION:
             continue
-        q, m, na = players[s], int(mult[s]), counts[s]
+        q, m, na = int(player[s]), int(mult[s]), int(n_children[s])
         nq = n_hands[q]
         koff[s] = used[q]
         used[q] += na * m * nq
@@ -143,9 +147,9 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
         idx = base[None, :, None] + (np.arange(na) * nq)[:, None, None] + np.arange(nq)[None, None, :]
         perms[q].append(idx.ravel())
     perm = tuple(np.concatenate(p).astype(np.int64) if p else np.zeros(0, dtype=np.int64) for p in perms)
-    shapes = ShapeTree(kind=kind, player=np.array(players, dtype=np.int64), first_child=first,
-                       n_children=np.array(counts, dtype=np.int64), fan=np.array(fans, dtype=np.int64), mult=mult,
-                       row=row, vrow=vrow, koff=koff, members=allm, row_board=tree.board[allm].copy(),
-                       row_stake=tree.stake[allm].copy(), row_player=tree.player[allm].copy(), perm=perm)
+    shapes = ShapeTree(kind=kind, player=player, n_children=n_children, first_edge=first_edge, edge_child=edge_child,
+                       edge_row=edge_row, entries=entries, mult=mult, row=row, vrow=vrow, koff=koff, members=allm,
+                       row_board=tree.board[allm].copy(), row_stake=tree.stake[allm].copy(),
+                       row_player=tree.player[allm].copy(), perm=perm)
     tree.extra["shapes"] = (key, shapes)
     return shapes

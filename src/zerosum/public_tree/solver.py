@@ -142,8 +142,8 @@ class ShapeWorkspace:
         self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
         self.cs = np.zeros(52, dtype=dtype)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
-        self.args = (sh.kind, sh.player, sh.first_child, sh.n_children, sh.fan, sh.mult, sh.row, sh.vrow, sh.koff, sh.row_board,
-                     sh.row_stake, sh.row_player, *tree.terminals.kernel_args())
+        self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
+                     sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.visited = tree.n_nodes
         self._eval = None
