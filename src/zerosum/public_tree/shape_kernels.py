@@ -1,5 +1,5 @@
 """The public-tree pass over the shape tree (:mod:`zerosum.public_tree.shapes`): each shape node
-once, with vectors [rows x hands] laid out as the solver's entries are, so every loop is one
+once, with vectors [hands x rows] laid out as the solver's entries are, so every loop is one
 contiguous run (poker 13x4 with 8 raises: 40 shape-node visits for 11,322 public nodes, loops
 Numba vectorizes).
 
@@ -7,12 +7,15 @@ The same pass as :func:`zerosum.public_tree.kernels.walk` (same operations, same
 entry), with one change that saves a normalization per node and pass: the current strategy of
 each player is *stored* (``strat``, kernel layout), rebuilt at a player's nodes right after its
 regrets are updated, so the opponent's pass and the player's next pass read it instead of
-recomputing it from the regrets.  Vectors live per row (a row is a public node), from
-``vrow * width`` for the update pass (inner nodes only), ``row * width`` for NashConv; the hands of
-a shape node's rows are consecutive (stride = that player's hands), and edge e covers the rows
-from its ``edge_row``.
-Inner loops run over array views indexed from zero: Numba then knows no index is negative and
-vectorizes them (indexing one big array at ``base + x`` runs about 7 times slower).
+recomputing it from the regrets.
+
+A shape node's vector of m rows is one block, **hand-major**: hand i of row u at ``i * m + u``
+(from ``vrow * width`` in the update pass, which keeps inner nodes only; from ``row * width`` in
+NashConv).  Elementwise work does not care; the poker family's terminals do: the O(ranks) sweep
+runs over hands in order, and with the rows innermost it runs over all m rows at once in SIMD
+lanes (row-major, each row's 13-hand sweep was a serial chain, half of the iteration).  Edge e
+covers the child's rows from ``edge_row[e]``: one strided segment per hand where the child has
+several entries, the whole block where it has one.
 """
 
 from __future__ import annotations
@@ -21,69 +24,6 @@ from numba import njit, uint64
 
 from .form import CHANCE_NODE, DECISION, FOLD
 from .kernels import _terminal
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _rank_row(y, v, r, p, folder, is_fold, st, bb, c, k):
-    """:func:`zerosum.public_tree.kernels._ranks` on one row: opponent reach ``y``, values ``v``
-    (views; they may be one: each reach is read before its value is written)."""
-    total = 0.0
-    for j in range(r):
-        total += y[j]
-    if is_fold:
-        scale = (-st if folder == p else st) * c
-        if bb < 0:
-            kt = k * total
-            for i in range(r):
-                v[i] = scale * (kt - y[i])
-            return
-        ybb = y[bb]
-        kk = k * k * total - k * ybb
-        for i in range(r):
-            v[i] = scale * (kk - k * y[i])
-        a = k - 1
-        v[bb] = scale * (k * a * total - k * ybb - a * ybb + ybb)
-        return
-    scale = st * c
-    below = 0.0
-    if bb < 0:
-        for i in range(r):
-            yi = y[i]
-            above = total - below - yi
-            v[i] = scale * k * (below - above)
-            below += yi
-        return
-    ybb = y[bb]
-    for i in range(r):
-        if i == bb:
-            continue
-        yi = y[i]
-        above = total - below - yi
-        v[i] = scale * (k * k * (below - above) + k * ybb)
-        below += yi
-    above = total - below - ybb
-    v[bb] = scale * (k * (k - 1) * (below - above))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _terminal_rows(r0, m, p, is_fold, row_player, row_stake, row_board, opp, ob, n_o, val, vb, n_p,
-                   evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout):
-    """Values of p's hands at the m public terminals of one shape node (rows r0 ..)."""
-    for u in range(m):
-        r = r0 + u
-        y = opp[ob + u * n_o:ob + (u + 1) * n_o]
-        v = val[vb + u * n_p:vb + (u + 1) * n_p]
-        if evaluator == 2:
-            _rank_row(y, v, n_p, p, row_player[r], is_fold, row_stake[r], start[row_board[r]], const[row_board[r]],
-                      cards[0, 0])
-        else:
-            for j in range(n_o):
-                rin[0, j] = y[j]
-            _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], row_board[r], rin, rout, evaluator, weight,
-                      signed, cards, const, order, start, strength, cs)
-            for i in range(n_p):
-                v[i] = rout[0, i]
-
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _copy(dst, src, w):
@@ -162,69 +102,6 @@ def _umul(dst, db, src, sb, st, tb, w):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, vb, n_o, n_p,
-                evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout):
-    """Values of p's hands (into ``v`` from ``vb``) at the m public terminals of one shape node (rows
-    r0 ..), the opponent's reach in ``y`` from ``yb``."""
-    kc = cards[0, 0]
-    for u in range(m):
-        r = r0 + u
-        bd = row_board[r]
-        if evaluator == 2:
-            _urank_row(y, yb + u * n_o, v, vb + u * n_p, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
-        else:
-            for j in range(n_o):
-                rin[0, j] = y[yb + u * n_o + j]
-            _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], bd, rin, rout, evaluator, weight,
-                      signed, cards, const, order, start, strength, cs)
-            for i in range(n_p):
-                v[vb + u * n_p + i] = rout[0, i]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _urank_row(y, yb, v, vb, r, p, folder, is_fold, st, bb, c, k):
-    """:func:`_rank_row` at offsets ``yb`` / ``vb``."""
-    ob, wb, ur = uint64(yb), uint64(vb), uint64(r)
-    total = 0.0
-    for j in range(ur):
-        total += y[ob + j]
-    if is_fold:
-        scale = (-st if folder == p else st) * c
-        if bb < 0:
-            kt = k * total
-            for i in range(ur):
-                v[wb + i] = scale * (kt - y[ob + i])
-            return
-        ybb = y[ob + uint64(bb)]
-        kk = k * k * total - k * ybb
-        for i in range(ur):
-            v[wb + i] = scale * (kk - k * y[ob + i])
-        a = k - 1
-        v[wb + uint64(bb)] = scale * (k * a * total - k * ybb - a * ybb + ybb)
-        return
-    scale = st * c
-    below = 0.0
-    if bb < 0:
-        for i in range(ur):
-            yi = y[ob + i]
-            above = total - below - yi
-            v[wb + i] = scale * k * (below - above)
-            below += yi
-        return
-    ybb = y[ob + uint64(bb)]
-    ubb = uint64(bb)
-    for i in range(ur):
-        if i == ubb:
-            continue
-        yi = y[ob + i]
-        above = total - below - yi
-        v[wb + i] = scale * (k * k * (below - above) + k * ybb)
-        below += yi
-    above = total - below - ybb
-    v[wb + ubb] = scale * (k * (k - 1) * (below - above))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
 def _unormalize(src, strat, o, na, w, den):
     """:func:`_normalize` without views."""
     uw = uint64(w)
@@ -245,144 +122,6 @@ def _unormalize(src, strat, o, na, w, den):
             strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
 
 
-@njit(cache=True, error_model="numpy")
-def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
-                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                 p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, pre, pos, neg, floor,
-                 width, opp, own, val, den, cs, rin, rout, ty, tv, at):
-    """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
-    sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
-    current regrets, ``strat_p`` on p's.  Terminals are evaluated at their parents, into ``tv``
-    (one block per action) from the reach built in ``ty``; the buffers hold inner nodes only
-    (``vrow``: a shape node's first row among them), and a child with a single entry whose reach
-    vector does not change reads its parent's (``at``: where each shape node's reach vectors are);
-    one with several entries gets a copy at its edge's rows."""
-    n_p = len(range_p)
-    n_o = len(range_o)
-    for j in range(n_o):
-        opp[j] = range_o[j]
-    for i in range(n_p):
-        own[i] = range_p[i]
-    n_s = len(kind)
-    po = at[:n_s]
-    pw = at[n_s:2 * n_s]
-    po[0] = 0
-    pw[0] = 0
-    if kind[0] >= FOLD:  # a game that ends at once
-        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, val, 0, n_o, n_p,
-                    evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
-    for s in range(n_s):
-        k = kind[s]
-        if k >= FOLD:
-            continue
-        m = mult[s]
-        e0 = first_edge[s]
-        na = n_children[s]
-        bo = po[s]
-        bw = pw[s]
-        wo = m * n_o
-        wp = m * n_p
-        o = koff[s]
-        mine = k == DECISION and player[s] == p
-        theirs = k == DECISION and not mine
-        for a in range(na):
-            c = edge_child[e0 + a]
-            er = edge_row[e0 + a]
-            if kind[c] >= FOLD:  # terminals read the parent's reach
-                if mine:
-                    sb = uint64(o + a * wp)
-                    ub = uint64(bw)
-                    for x in range(uint64(wp)):
-                        avg_p[sb + x] += avg_weight * (own[ub + x] * strat_p[sb + x])
-                continue
-            cb = vrow[c] * width
-            copy = entries[c] > 1
-            po[c] = cb if (copy or theirs) else bo
-            pw[c] = cb if (copy or mine) else bw
-            if theirs:
-                _umul(opp, cb + er * n_o, opp, bo, strat_o, o + a * wo, wo)
-            elif copy:
-                _ucopy(opp, cb + er * n_o, opp, bo, wo)
-            if mine:
-                sb = uint64(o + a * wp)
-                ub = uint64(bw)
-                ucb = uint64(cb + er * n_p)
-                for x in range(uint64(wp)):
-                    reach = own[ub + x] * strat_p[sb + x]
-                    own[ucb + x] = reach
-                    avg_p[sb + x] += avg_weight * reach
-            elif copy:
-                _ucopy(own, cb + er * n_p, own, bw, wp)
-    for s in range(n_s - 1, -1, -1):
-        k = kind[s]
-        if k >= FOLD:
-            continue
-        m = mult[s]
-        b = vrow[s] * width
-        wp = m * n_p
-        wo = m * n_o
-        e0 = first_edge[s]
-        na = n_children[s]
-        mine = k == DECISION and player[s] == p
-        o = koff[s]
-        # terminal children: their values into tv (block a), from the parent's reach
-        for a in range(na):
-            c = edge_child[e0 + a]
-            if kind[c] < FOLD:
-                continue
-            r0 = row[c] + edge_row[e0 + a]
-            if k == DECISION and not mine:
-                _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
-                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
-                            n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
-            else:  # the same reach as the parent's: read in place
-                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
-                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
-        if not mine:
-            for a in range(na):
-                c = edge_child[e0 + a]
-                if kind[c] >= FOLD:
-                    if a == 0:
-                        _ucopy(val, b, tv, a * wp, wp)
-                    else:
-                        _uadd(val, b, tv, a * wp, wp)
-                else:
-                    cv = vrow[c] * width + edge_row[e0 + a] * n_p
-                    if a == 0:
-                        _ucopy(val, b, val, cv, wp)
-                    else:
-                        _uadd(val, b, val, cv, wp)
-            continue
-        ub = uint64(b)
-        uw = uint64(wp)
-        for x in range(uw):
-            val[ub + x] = 0.0
-        for a in range(na):
-            c = edge_child[e0 + a]
-            sb = uint64(o + a * wp)
-            if kind[c] >= FOLD:
-                cv = uint64(a * wp)
-                for x in range(uw):
-                    val[ub + x] += strat_p[sb + x] * tv[cv + x]
-            else:
-                cv = uint64(vrow[c] * width + edge_row[e0 + a] * n_p)
-                for x in range(uw):
-                    val[ub + x] += strat_p[sb + x] * val[cv + x]
-        for a in range(na):
-            c = edge_child[e0 + a]
-            sb = uint64(o + a * wp)
-            if kind[c] >= FOLD:
-                _uregret(regrets_p, sb, tv, uint64(a * wp), val, ub, uw, pre, pos, neg, floor)
-            else:
-                _uregret(regrets_p, sb, val, uint64(vrow[c] * width + edge_row[e0 + a] * n_p), val, ub, uw, pre, pos,
-                         neg, floor)
-        _unormalize(regrets_p, strat_p, o, na, wp, den)
-    out = 0.0
-    for i in range(n_p):
-        out += range_p[i] * val[i]
-    return out
-
-
 @njit(cache=True, inline="always", error_model="numpy")
 def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
     """:func:`zerosum.solvers.cfr.regret_update` on a run of entries at offsets (unsigned), without
@@ -399,14 +138,321 @@ def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
             r[rb + x] = y * (pos if y >= 0.0 else neg)
 
 
+@njit(cache=True, inline="always", error_model="numpy")
+def _useg(dst, db, mc, er, src, sb, m, n):
+    """The block [n x m] at src[sb:] to rows er .. er + m - 1 of the block [n x mc] at dst[db:]."""
+    if mc == m:
+        _ucopy(dst, db, src, sb, n * m)
+        return
+    for i in range(n):
+        _ucopy(dst, db + i * mc + er, src, sb + i * m, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _ugather(dst, db, src, sb, mc, er, m, n):
+    """Rows er .. er + m - 1 of the block [n x mc] at src[sb:] to the block [n x m] at dst[db:]."""
+    if mc == m:
+        _ucopy(dst, db, src, sb, n * m)
+        return
+    for i in range(n):
+        _ucopy(dst, db + i * m, src, sb + i * mc + er, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _urank_row(y, yb, v, vb, sy, r, p, folder, is_fold, st, bb, c, k):
+    """:func:`zerosum.public_tree.kernels._ranks` on one row whose hands are ``sy`` apart (from
+    ``yb`` / ``vb``; y and v may be one: each reach is read before its value is written)."""
+    ob, wb, ur, us = uint64(yb), uint64(vb), uint64(r), uint64(sy)
+    total = 0.0
+    for j in range(ur):
+        total += y[ob + j * us]
+    if is_fold:
+        scale = (-st if folder == p else st) * c
+        if bb < 0:
+            kt = k * total
+            for i in range(ur):
+                v[wb + i * us] = scale * (kt - y[ob + i * us])
+            return
+        ybb = y[ob + uint64(bb) * us]
+        kk = k * k * total - k * ybb
+        for i in range(ur):
+            v[wb + i * us] = scale * (kk - k * y[ob + i * us])
+        a = k - 1
+        v[wb + uint64(bb) * us] = scale * (k * a * total - k * ybb - a * ybb + ybb)
+        return
+    scale = st * c
+    below = 0.0
+    if bb < 0:
+        for i in range(ur):
+            yi = y[ob + i * us]
+            above = total - below - yi
+            v[wb + i * us] = scale * k * (below - above)
+            below += yi
+        return
+    ybb = y[ob + uint64(bb) * us]
+    ubb = uint64(bb)
+    for i in range(ur):
+        if i == ubb:
+            continue
+        yi = y[ob + i * us]
+        above = total - below - yi
+        v[wb + i * us] = scale * (k * k * (below - above) + k * ybb)
+        below += yi
+    above = total - below - ybb
+    v[wb + ubb * us] = scale * (k * (k - 1) * (below - above))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _urank_block(y, yb, v, vb, m, r, p, is_fold, r0, row_player, row_stake, row_board, c, bbs, k, tt):
+    """:func:`_urank_row` on m rows at once (rows r0 ..), blocks [r x m]: the same operations per
+    row, in the same order, with the rows in the inner loops.  The public card's rank (``bbs`` per
+    board) may differ between rows but not whether there is one (the caller checks)."""
+    um, ur, ub, wb = uint64(m), uint64(r), uint64(yb), uint64(vb)
+    total = tt[:m]
+    run = tt[m:2 * m]
+    scale = tt[2 * m:3 * m]
+    ybb = tt[3 * m:4 * m]
+    fbb = tt[4 * m:5 * m]
+    for u in range(um):
+        total[u] = 0.0
+        run[u] = 0.0
+    for j in range(ur):
+        for u in range(um):
+            total[u] += y[ub + j * um + u]
+    paired = bbs[row_board[r0]] >= 0
+    for u in range(um):
+        rr = r0 + u
+        bd = row_board[rr]
+        st = row_stake[rr]
+        if is_fold:
+            scale[u] = (-st if row_player[rr] == p else st) * c[bd]
+        else:
+            scale[u] = st * c[bd]
+        b = bbs[bd]
+        fbb[u] = b
+        ybb[u] = y[ub + uint64(b) * um + u] if paired else 0.0
+    if is_fold:
+        if not paired:
+            for u in range(um):
+                run[u] = k * total[u]
+            for i in range(ur):
+                for u in range(um):
+                    v[wb + i * um + u] = scale[u] * (run[u] - y[ub + i * um + u])
+            return
+        for u in range(um):
+            run[u] = k * k * total[u] - k * ybb[u]
+        for i in range(ur):
+            for u in range(um):
+                v[wb + i * um + u] = scale[u] * (run[u] - k * y[ub + i * um + u])
+        a = k - 1
+        for u in range(um):
+            t, yb_ = total[u], ybb[u]
+            v[wb + uint64(fbb[u]) * um + u] = scale[u] * (k * a * t - k * yb_ - a * yb_ + yb_)
+        return
+    if not paired:
+        for i in range(ur):
+            for u in range(um):
+                yi = y[ub + i * um + u]
+                below = run[u]
+                above = total[u] - below - yi
+                v[wb + i * um + u] = scale[u] * k * (below - above)
+                run[u] = below + yi
+        return
+    kk = k * k
+    for i in range(ur):
+        fi = float(i)
+        for u in range(um):
+            yi = y[ub + i * um + u]
+            below = run[u]
+            above = total[u] - below - yi
+            v[wb + i * um + u] = scale[u] * (kk * (below - above) + k * ybb[u])
+            run[u] = below if fi == fbb[u] else below + yi  # the paired hand is above everyone
+    for u in range(um):
+        below = run[u]
+        above = total[u] - below - ybb[u]
+        v[wb + uint64(fbb[u]) * um + u] = scale[u] * (k * (k - 1) * (below - above))
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, vb, n_o, n_p,
+                evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt):
+    """Values of p's hands (block [n_p x m] into ``v`` from ``vb``) at the m public terminals of
+    one edge (rows r0 ..), the opponent's reach a block [n_o x m] in ``y`` from ``yb``."""
+    kc = cards[0, 0]
+    if evaluator == 2:
+        same = True
+        paired = start[row_board[r0]] >= 0
+        for u in range(1, m):
+            same = same and (start[row_board[r0 + u]] >= 0) == paired
+        if same:
+            _urank_block(y, yb, v, vb, m, n_p, p, is_fold, r0, row_player, row_stake, row_board, const, start, kc, tt)
+            return
+        for u in range(m):
+            r = r0 + u
+            bd = row_board[r]
+            _urank_row(y, yb + u, v, vb + u, m, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
+        return
+    for u in range(m):
+        r = r0 + u
+        for j in range(n_o):
+            rin[0, j] = y[yb + j * m + u]
+        _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], row_board[r], rin, rout, evaluator, weight,
+                  signed, cards, const, order, start, strength, cs)
+        for i in range(n_p):
+            v[vb + i * m + u] = rout[0, i]
+
+
+@njit(cache=True, error_model="numpy")
+def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
+                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
+                 p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, pre, pos, neg, floor,
+                 width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
+    """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
+    sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
+    current regrets, ``strat_p`` on p's.  Terminals are evaluated at their parents, into ``tv``
+    (one block per action) from the reach built in ``ty``, and so are the values of a child with
+    several entries (gathered from its rows); the buffers hold inner nodes only (``vrow``: a
+    shape node's first row among them), and a child with a single entry whose reach vector does
+    not change reads its parent's (``at``: where each shape node's reach vectors are)."""
+    n_p = len(range_p)
+    n_o = len(range_o)
+    for j in range(n_o):
+        opp[j] = range_o[j]
+    for i in range(n_p):
+        own[i] = range_p[i]
+    n_s = len(kind)
+    po = at[:n_s]
+    pw = at[n_s:2 * n_s]
+    po[0] = 0
+    pw[0] = 0
+    if kind[0] >= FOLD:  # a game that ends at once
+        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, val, 0, n_o, n_p,
+                    evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+    for s in range(n_s):
+        k = kind[s]
+        if k >= FOLD:
+            continue
+        m = mult[s]
+        e0 = first_edge[s]
+        na = n_children[s]
+        bo = po[s]
+        bw = pw[s]
+        wo = m * n_o
+        wp = m * n_p
+        o = koff[s]
+        mine = k == DECISION and player[s] == p
+        theirs = k == DECISION and not mine
+        for a in range(na):
+            c = edge_child[e0 + a]
+            if kind[c] >= FOLD:  # terminals read the parent's reach
+                if mine:
+                    sb = uint64(o + a * wp)
+                    ub = uint64(bw)
+                    for x in range(uint64(wp)):
+                        avg_p[sb + x] += avg_weight * (own[ub + x] * strat_p[sb + x])
+                continue
+            er = edge_row[e0 + a]
+            mc = mult[c]
+            cb = vrow[c] * width
+            copy = entries[c] > 1
+            po[c] = cb if (copy or theirs) else bo
+            pw[c] = cb if (copy or mine) else bw
+            if theirs:
+                if copy:
+                    _umul(ty, 0, opp, bo, strat_o, o + a * wo, wo)
+                    _useg(opp, cb, mc, er, ty, 0, m, n_o)
+                else:
+                    _umul(opp, cb, opp, bo, strat_o, o + a * wo, wo)
+            elif copy:
+                _useg(opp, cb, mc, er, opp, bo, m, n_o)
+            if mine:
+                sb = uint64(o + a * wp)
+                ub = uint64(bw)
+                ucb = uint64(0 if copy else cb)
+                dst = ty if copy else own
+                for x in range(uint64(wp)):
+                    reach = own[ub + x] * strat_p[sb + x]
+                    dst[ucb + x] = reach
+                    avg_p[sb + x] += avg_weight * reach
+                if copy:
+                    _useg(own, cb, mc, er, ty, 0, m, n_p)
+            elif copy:
+                _useg(own, cb, mc, er, own, bw, m, n_p)
+    for s in range(n_s - 1, -1, -1):
+        k = kind[s]
+        if k >= FOLD:
+            continue
+        m = mult[s]
+        b = vrow[s] * width
+        wp = m * n_p
+        wo = m * n_o
+        e0 = first_edge[s]
+        na = n_children[s]
+        mine = k == DECISION and player[s] == p
+        o = koff[s]
+        # terminal children: their values into tv (block a), from the parent's reach; children
+        # with several entries: their values gathered there
+        for a in range(na):
+            c = edge_child[e0 + a]
+            if kind[c] < FOLD:
+                if entries[c] > 1:
+                    _ugather(tv, a * wp, val, vrow[c] * width, mult[c], edge_row[e0 + a], m, n_p)
+                continue
+            r0 = row[c] + edge_row[e0 + a]
+            if k == DECISION and not mine:
+                _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
+                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
+                            n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+            else:  # the same reach as the parent's: read in place
+                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
+                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout,
+                            tt)
+        if not mine:
+            for a in range(na):
+                c = edge_child[e0 + a]
+                inv = kind[c] >= FOLD or entries[c] > 1
+                src = tv if inv else val
+                cv = a * wp if inv else vrow[c] * width
+                if a == 0:
+                    _ucopy(val, b, src, cv, wp)
+                else:
+                    _uadd(val, b, src, cv, wp)
+            continue
+        ub = uint64(b)
+        uw = uint64(wp)
+        for x in range(uw):
+            val[ub + x] = 0.0
+        for a in range(na):
+            c = edge_child[e0 + a]
+            sb = uint64(o + a * wp)
+            inv = kind[c] >= FOLD or entries[c] > 1
+            src = tv if inv else val
+            cv = uint64(a * wp if inv else vrow[c] * width)
+            for x in range(uw):
+                val[ub + x] += strat_p[sb + x] * src[cv + x]
+        for a in range(na):
+            c = edge_child[e0 + a]
+            sb = uint64(o + a * wp)
+            inv = kind[c] >= FOLD or entries[c] > 1
+            src = tv if inv else val
+            cv = uint64(a * wp if inv else vrow[c] * width)
+            _uregret(regrets_p, sb, src, cv, val, ub, uw, pre, pos, neg, floor)
+        _unormalize(regrets_p, strat_p, o, na, wp, den)
+    out = 0.0
+    for i in range(n_p):
+        out += range_p[i] * val[i]
+    return out
+
+
 @njit(cache=True, error_model="numpy")
 def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
                     row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                    range0, range1, src0, src1, width, r0, r1, e0, den, cs, rin, rout):
+                    range0, range1, src0, src1, width, r0, r1, e0, den, cs, rin, rout, tt, g):
     """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
     for both players): both players' reach down (strategies normalized from ``src0``/``src1`` on
     the way), then ``r0`` becomes player 1's best-response values, ``r1`` player 0's, ``e0``
-    player 0's expected values.  Returns (br0, br1, value)."""
+    player 0's expected values (``g``: a child's three vectors gathered where it has several
+    entries).  Returns (br0, br1, value)."""
     n = len(range0)
     for i in range(n):
         r0[i] = range0[i]
@@ -423,9 +469,10 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         w = m * n
         if k == CHANCE_NODE:
             for a in range(na):
-                cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
-                _copy(r0[cb:cb + w], r0[b:b + w], w)
-                _copy(r1[cb:cb + w], r1[b:b + w], w)
+                c = edge_child[f0 + a]
+                cb = row[c] * width
+                _useg(r0, cb, mult[c], edge_row[f0 + a], r0, b, m, n)
+                _useg(r1, cb, mult[c], edge_row[f0 + a], r1, b, m, n)
             continue
         o = koff[s]
         q = player[s]
@@ -437,12 +484,16 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         _denominators(src, o, na, w, d, uni)
         rm = mine[b:b + w]
         for a in range(na):
-            cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
-            dst = mine[cb:cb + w]
+            c = edge_child[f0 + a]
+            cb = row[c] * width
+            one = entries[c] == 1
+            dst = mine[cb:cb + w] if one else g[:w]
             sa = src[o + a * w:o + (a + 1) * w]
             for x in range(w):
                 dst[x] = rm[x] * (max(sa[x], 0.0) / d[x] + uni[x])
-            _copy(other[cb:cb + w], other[b:b + w], w)
+            if not one:
+                _useg(mine, cb, mult[c], edge_row[f0 + a], g, 0, m, n)
+            _useg(other, cb, mult[c], edge_row[f0 + a], other, b, m, n)
     for s in range(n_s - 1, -1, -1):
         k = kind[s]
         m = mult[s]
@@ -450,10 +501,10 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         w = m * n
         if k >= FOLD:
             # r0 (player 0's reach) becomes player 1's values, r1 player 0's, in place
-            _terminal_rows(row[s], m, 1, k == FOLD, row_player, row_stake, row_board, r0, b, n, r0, b, n,
-                           evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
-            _terminal_rows(row[s], m, 0, k == FOLD, row_player, row_stake, row_board, r1, b, n, r1, b, n,
-                           evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout)
+            _uterminals(row[s], m, 1, k == FOLD, row_player, row_stake, row_board, r0, b, r0, b, n, n,
+                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+            _uterminals(row[s], m, 0, k == FOLD, row_player, row_stake, row_board, r1, b, r1, b, n, n,
+                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
             _copy(e0[b:b + w], r1[b:b + w], w)
             continue
         f0 = first_edge[s]
@@ -462,15 +513,27 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         v0 = r0[b:b + w]
         v1 = r1[b:b + w]
         ev = e0[b:b + w]
-        cb = row[edge_child[f0]] * width + edge_row[f0] * n
-        _copy(v0, r0[cb:cb + w], w)
-        _copy(v1, r1[cb:cb + w], w)
-        if q != 0:
-            _copy(ev, e0[cb:cb + w], w)
-        for a in range(1, na):
-            cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
-            c_0 = r0[cb:cb + w]
-            c_1 = r1[cb:cb + w]
+        for a in range(na):
+            c = edge_child[f0 + a]
+            cb = row[c] * width
+            if entries[c] == 1:
+                c_0 = r0[cb:cb + w]
+                c_1 = r1[cb:cb + w]
+                c_e = e0[cb:cb + w]
+            else:
+                er, mc = edge_row[f0 + a], mult[c]
+                _ugather(g, 0, r0, cb, mc, er, m, n)
+                _ugather(g, w, r1, cb, mc, er, m, n)
+                _ugather(g, 2 * w, e0, cb, mc, er, m, n)
+                c_0 = g[:w]
+                c_1 = g[w:2 * w]
+                c_e = g[2 * w:3 * w]
+            if a == 0:
+                _copy(v0, c_0, w)
+                _copy(v1, c_1, w)
+                if q != 0:
+                    _copy(ev, c_e, w)
+                continue
             if q == 1:
                 for x in range(w):
                     v0[x] = max(v0[x], c_0[x])
@@ -481,7 +544,7 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
                     v1[x] = max(v1[x], c_1[x])
             else:
                 _add(v1, c_1, w)
-                _add(ev, e0[cb:cb + w], w)
+                _add(ev, c_e, w)
         if q == 0:
             o = koff[s]
             d = den[:w]
@@ -490,8 +553,13 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             for x in range(w):
                 ev[x] = 0.0
             for a in range(na):
-                cb = row[edge_child[f0 + a]] * width + edge_row[f0 + a] * n
-                ce = e0[cb:cb + w]
+                c = edge_child[f0 + a]
+                cb = row[c] * width
+                if entries[c] == 1:
+                    ce = e0[cb:cb + w]
+                else:
+                    _ugather(g, 0, e0, cb, mult[c], edge_row[f0 + a], m, n)
+                    ce = g[:w]
                 sa = src0[o + a * w:o + (a + 1) * w]
                 for x in range(w):
                     ev[x] += (max(sa[x], 0.0) / d[x] + uni[x]) * ce[x]

@@ -16,9 +16,10 @@ times 13 cards) one.
   incoming edges (``entries`` > 1: the cards of one chance node, or equal subtrees below
   different lines) gathers its rows from them; one with a single entry has its parent's rows;
 * the **kernel layout**: at a shape decision node of player q the solver's entries are one block
-  [action x row x hand] (``koff[s] + a * m * n_q + u * n_q + i``), so every loop of the pass is
-  one contiguous run of m * n_q; ``perm[q]`` maps it to the form's own layout (``offset`` per
-  public node, [action x hand]), which saved states, policies and every other reader use.
+  [action x hand x row] (``koff[s] + a * m * n_q + i * m + u``), so every loop of the pass is
+  one contiguous run of m * n_q, rows innermost (:mod:`zerosum.public_tree.shape_kernels`);
+  ``perm[q]`` maps it to the form's own layout (``offset`` per public node, [action x hand]),
+  which saved states, policies and every other reader use.
 
 Two public nodes are in one class when their kinds, players (the folder at a fold) and children
 are (recursively): boards and stakes may differ.  Classes are listed by decreasing height, so
@@ -46,7 +47,7 @@ class ShapeTree:
     mult: np.ndarray  # public nodes per shape node
     row: np.ndarray  # first row of the shape node
     vrow: np.ndarray  # first row among the inner (non-terminal) nodes' rows, -1 at terminals
-    koff: np.ndarray  # start of its [action x row x hand] block in the acting player's arrays, -1 elsewhere
+    koff: np.ndarray  # start of its [action x hand x row] block in the acting player's arrays, -1 elsewhere
     members: np.ndarray  # public node per row
     row_board: np.ndarray  # board id per row
     row_stake: np.ndarray  # stake per row
@@ -144,7 +145,7 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
         koff[s] = used[q]
         used[q] += na * m * nq
         base = tree.offset[members[s]]  # [m]
-        idx = base[None, :, None] + (np.arange(na) * nq)[:, None, None] + np.arange(nq)[None, None, :]
+        idx = base[None, None, :] + (np.arange(na) * nq)[:, None, None] + np.arange(nq)[None, :, None]
         perms[q].append(idx.ravel())
     perm = tuple(np.concatenate(p).astype(np.int64) if p else np.zeros(0, dtype=np.int64) for p in perms)
     shapes = ShapeTree(kind=kind, player=player, n_children=n_children, first_edge=first_edge, edge_child=edge_child,

@@ -142,6 +142,7 @@ class ShapeWorkspace:
         self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
         self.cs = np.zeros(52, dtype=dtype)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
+        self.tt = np.zeros(5 * int(sh.mult.max()))  # the rank sweep's per-row sums (float64 as the per-node pass's)
         self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
                      sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
@@ -166,7 +167,7 @@ class ShapeWorkspace:
         return shape_kernels.shape_update(*self.args, p, self.ranges[p], self.ranges[1 - p], regrets_p, strat_p,
                                           strat_o, avg_p, float(weight), float(pre), float(pos), float(neg),
                                           bool(floor), self.width, self.opp, self.own, self.val, self.den, self.cs,
-                                          self.rin, self.rout, self.ty, self.tv, self.at)
+                                          self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
 
     def nash_conv(self, src) -> dict:
         """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64."""
@@ -178,10 +179,10 @@ class ShapeWorkspace:
             n = len(self.shapes.members) * self.width
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
                           *(np.zeros(n) for _ in range(3)), np.zeros(52), np.zeros((1, self.width)),
-                          np.zeros((1, self.width)))
-        ranges, r0, r1, e0, cs, rin, rout = self._eval
+                          np.zeros((1, self.width)), np.zeros(3 * int(self.shapes.mult.max()) * self.width))
+        ranges, r0, r1, e0, cs, rin, rout, g = self._eval
         br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], src[0], src[1], self.width,
-                                                        r0, r1, e0, self.den, cs, rin, rout)
+                                                        r0, r1, e0, self.den, cs, rin, rout, self.tt, g)
         return {"value": float(value), "best_response_values": [float(br0), float(br1)],
                 "nash_conv": max(float(br0 + br1), 0.0)}
 
