@@ -1,5 +1,7 @@
 """Public tree against the history tree, same game, same run: CFR+ iteration and exact NashConv
-(CPU-time medians), compile time and memory per information-set action.
+(CPU-time medians; the sides take turns, a few consecutive calls each, round after round, and
+each ratio is the median of the rounds' ratios, so that load changes on this shared machine
+cancel), compile time and memory per information-set action.
 
     .venv/bin/python benchmarks/bench_public_tree.py [--json] [--ranks 13 --copies 4 --raises 8] [--leduc]
     .venv/bin/python benchmarks/bench_public_tree.py --turn Ks7d2c9h [--solver dcfr] [--dtype float32]
@@ -10,8 +12,16 @@ Leduc member against pyspiel's C++ CFR+ on ``leduc_poker`` (the same game).
 
 from __future__ import annotations
 
+import os
+
+# one thread for BLAS: the history tree's NashConv otherwise runs NumPy's products on both cores,
+# and CPU time then counts the second thread's work and its spinning (26 ms instead of 12-15 ms)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 import argparse
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -19,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import cpu_median, emit
+from common import cpu_median, emit, interleaved, paired_ratio
 
 from zerosum import load_game
 from zerosum.compiled import compile_game
@@ -36,21 +46,16 @@ def _compare(game, repeats: int) -> dict:
     pub = public_solver("cfr+", tree)
     pub.iterate(3)  # warm-up (Numba compile)
     pub.checkpoint()
-    pub_iter = cpu_median(lambda: pub.iterate(1), repeats=repeats)
-    pub_nc = cpu_median(lambda: pub.checkpoint(), repeats=repeats)  # average + current: 6 passes
     # the same solver on the per-node pass (no shape tree), to show what the shape pass gains
     node_cls = type("PerNode", (type(pub),), {"shape_pass": False})
     per_node = node_cls(tree)
     per_node.iterate(3)
     per_node.checkpoint()
-    node_iter = cpu_median(lambda: per_node.iterate(1), repeats=repeats)
-    node_nc = cpu_median(lambda: per_node.checkpoint(), repeats=repeats)
     single = public_solver("cfr+", tree, dtype="float32")
     ia = sum(tree.infoset_actions())
     row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
            "shape_nodes": pub.shapes.n_shapes if pub.shapes is not None else None,
-           "public_compile_s": public_compile, "per_node_iter_ms": 1e3 * node_iter,
-           "per_node_nashconv_ms": 1e3 * node_nc,
+           "public_compile_s": public_compile,
            "bytes_per_ia_f64": pub.nbytes() / ia, "bytes_per_ia_f32": single.nbytes() / ia,
            "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia,
            "depth_first_bytes_per_ia_f64": (sum(a.nbytes for a in pub.regrets + pub.average)
@@ -61,7 +66,6 @@ def _compare(game, repeats: int) -> dict:
     row["history_bytes"] = cg.nbytes()
     hist = SOLVERS["cfr+"](cg)
     hist.iterate(3)
-    hist_iter = cpu_median(lambda: hist.iterate(1), repeats=repeats)
 
     def hist_nash_conv():  # the same two NashConvs as the public checkpoint
         xa, ya = hist.average_plans()
@@ -69,10 +73,18 @@ def _compare(game, repeats: int) -> dict:
         nash_conv_of_plans(cg, *hist.plan)
         float(xa @ (cg.payoff @ ya))
 
-    hist_nc = cpu_median(hist_nash_conv, repeats=repeats)
-    row.update({"history_iter_ms": 1e3 * hist_iter, "public_iter_ms": 1e3 * pub_iter,
-                "iter_ratio": hist_iter / pub_iter, "history_nashconv_ms": 1e3 * hist_nc,
-                "public_nashconv_ms": 1e3 * pub_nc, "nashconv_ratio": hist_nc / pub_nc})
+    # the three sides in turn (a few consecutive calls each), round after round: a load change
+    # mid-run hits all of them
+    it = interleaved({"history": lambda: hist.iterate(1), "public": lambda: pub.iterate(1),
+                      "per_node": lambda: per_node.iterate(1)}, repeats)
+    nc = interleaved({"history": hist_nash_conv, "public": pub.checkpoint,  # average + current: 6 passes
+                      "per_node": per_node.checkpoint}, repeats)
+    med = statistics.median
+    row.update({"history_iter_ms": 1e3 * med(it["history"]), "public_iter_ms": 1e3 * med(it["public"]),
+                "per_node_iter_ms": 1e3 * med(it["per_node"]), "iter_ratio": paired_ratio(it, "history", "public"),
+                "history_nashconv_ms": 1e3 * med(nc["history"]), "public_nashconv_ms": 1e3 * med(nc["public"]),
+                "per_node_nashconv_ms": 1e3 * med(nc["per_node"]),
+                "nashconv_ratio": paired_ratio(nc, "history", "public")})
     return row
 
 
@@ -124,7 +136,7 @@ def main(argv=None):
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--copies", type=int, default=4)
     ap.add_argument("--raises", type=int, default=8)
-    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--repeats", type=int, default=15)
     ap.add_argument("--leduc", action="store_true")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--turn", metavar="BOARD", help="instead: solve this hold'em turn subgame (e.g. Ks7d2c9h)")

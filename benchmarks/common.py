@@ -18,6 +18,29 @@ def cpu_median(fn, repeats: int = 15, inner: int = 1) -> float:
     return statistics.median(samples)
 
 
+def interleaved(fns: dict, repeats: int = 15, inner: int = 5) -> dict:
+    """CPU seconds of one call of each fn, the fns taking turns (round-robin) ``repeats`` times, so
+    that a change of machine load mid-run (this machine is shared) hits every side alike:
+    ``{name: samples}``, a sample the mean of ``inner`` consecutive calls after one untimed call
+    (each side runs warm, as consecutive iterations do; timed right after another side, a small
+    side would pay for refilling the caches the large one emptied).  Compare sides with
+    :func:`paired_ratio`, not a ratio of separate medians."""
+    samples = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            fn()
+            t0 = time.process_time()
+            for _ in range(inner):
+                fn()
+            samples[name].append((time.process_time() - t0) / inner)
+    return samples
+
+
+def paired_ratio(samples: dict, num: str, den: str) -> float:
+    """Median over the rounds of :func:`interleaved` of num's time over den's in the same round."""
+    return statistics.median(a / b for a, b in zip(samples[num], samples[den]))
+
+
 def environment() -> dict:
     """What the figures were measured on: absolute times differ between the machines sessions get
     (the same kernel ran 2-4x slower on one than on another), so runs compare by their ratios,

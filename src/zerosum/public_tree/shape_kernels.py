@@ -25,6 +25,7 @@ from numba import njit, uint64
 from .form import CHANCE_NODE, DECISION, FOLD
 from .kernels import _terminal
 
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _copy(dst, src, w):
     for x in range(w):
@@ -139,6 +140,38 @@ def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
+    """:func:`_uregret`, adding each new regret's positive part to ``den`` on the way (what
+    :func:`_unormalize` would read back: one pass over the regrets less)."""
+    if floor:
+        for x in range(w):
+            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
+            y = y * (pos if y >= 0.0 else neg)
+            r[rb + x] = 0.0 if y < 0.0 else y  # noqa: FURB136 (regret_update's own test, -0.0 kept)
+            den[x] += max(r[rb + x], 0.0)
+    else:
+        for x in range(w):
+            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
+            r[rb + x] = y * (pos if y >= 0.0 else neg)
+            den[x] += max(r[rb + x], 0.0)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _unormalize_from(src, strat, o, na, w, den):
+    """:func:`_unormalize` with ``den`` already holding the sums of the positive parts."""
+    uw = uint64(w)
+    u1 = 1.0 / na
+    for x in range(uw):
+        t = den[x]
+        den[uw + x] = 0.0 if t > 0.0 else u1
+        den[x] = t if t > 0.0 else 1.0
+    for a in range(na):
+        b = uint64(o + a * w)
+        for x in range(uw):
+            strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _useg(dst, db, mc, er, src, sb, m, n):
     """The block [n x m] at src[sb:] to rows er .. er + m - 1 of the block [n x mc] at dst[db:]."""
     if mc == m:
@@ -159,138 +192,88 @@ def _ugather(dst, db, src, sb, mc, er, m, n):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _urank_row(y, yb, v, vb, sy, r, p, folder, is_fold, st, bb, c, k):
-    """:func:`zerosum.public_tree.kernels._ranks` on one row whose hands are ``sy`` apart (from
-    ``yb`` / ``vb``; y and v may be one: each reach is read before its value is written)."""
-    ob, wb, ur, us = uint64(yb), uint64(vb), uint64(r), uint64(sy)
-    total = 0.0
-    for j in range(ur):
-        total += y[ob + j * us]
-    if is_fold:
-        scale = (-st if folder == p else st) * c
-        if bb < 0:
-            kt = k * total
-            for i in range(ur):
-                v[wb + i * us] = scale * (kt - y[ob + i * us])
-            return
-        ybb = y[ob + uint64(bb) * us]
-        kk = k * k * total - k * ybb
-        for i in range(ur):
-            v[wb + i * us] = scale * (kk - k * y[ob + i * us])
-        a = k - 1
-        v[wb + uint64(bb) * us] = scale * (k * a * total - k * ybb - a * ybb + ybb)
-        return
-    scale = st * c
-    below = 0.0
-    if bb < 0:
-        for i in range(ur):
-            yi = y[ob + i * us]
-            above = total - below - yi
-            v[wb + i * us] = scale * k * (below - above)
-            below += yi
-        return
-    ybb = y[ob + uint64(bb) * us]
-    ubb = uint64(bb)
-    for i in range(ur):
-        if i == ubb:
-            continue
-        yi = y[ob + i * us]
-        above = total - below - yi
-        v[wb + i * us] = scale * (k * k * (below - above) + k * ybb)
-        below += yi
-    above = total - below - ybb
-    v[wb + ubb * us] = scale * (k * (k - 1) * (below - above))
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _urank_block(y, yb, v, vb, m, r, p, is_fold, r0, row_player, row_stake, row_board, c, bbs, k, tt):
-    """:func:`_urank_row` on m rows at once (rows r0 ..), blocks [r x m]: the same operations per
-    row, in the same order, with the rows in the inner loops.  The public card's rank (``bbs`` per
-    board) may differ between rows but not whether there is one (the caller checks)."""
-    um, ur, ub, wb = uint64(m), uint64(r), uint64(yb), uint64(vb)
+def _urank_block(y, yb, v, vb, sm, m, r, p, is_fold, r0, rowc, k, tt):
+    """:func:`zerosum.public_tree.kernels._ranks` on m rows at once (rows r0 .., hand i of row u at ``i * sm + u`` from
+    ``yb`` / ``vb``): the same operations per row, in the same order, with the rows in the inner
+    loops.  ``rowc`` holds per row the showdown scale, the fold scales for players 0 and 1 and the
+    public card's rank (-1: none), as ``_ranks`` computes them (:func:`shapes.rank_rows`); that rank may
+    differ between the m rows, but not whether there is one (the caller cuts the runs)."""
+    nr = len(rowc) // 4
+    um, ur, us, ub, wb = uint64(m), uint64(r), uint64(sm), uint64(yb), uint64(vb)
     total = tt[:m]
     run = tt[m:2 * m]
-    scale = tt[2 * m:3 * m]
-    ybb = tt[3 * m:4 * m]
-    fbb = tt[4 * m:5 * m]
+    ybb = tt[2 * m:3 * m]
+    q = (1 + p) if is_fold else 0
+    scale = rowc[q * nr + r0:q * nr + r0 + m]
+    fbb = rowc[3 * nr + r0:3 * nr + r0 + m]
     for u in range(um):
         total[u] = 0.0
         run[u] = 0.0
     for j in range(ur):
         for u in range(um):
-            total[u] += y[ub + j * um + u]
-    paired = bbs[row_board[r0]] >= 0
-    for u in range(um):
-        rr = r0 + u
-        bd = row_board[rr]
-        st = row_stake[rr]
-        if is_fold:
-            scale[u] = (-st if row_player[rr] == p else st) * c[bd]
-        else:
-            scale[u] = st * c[bd]
-        b = bbs[bd]
-        fbb[u] = b
-        ybb[u] = y[ub + uint64(b) * um + u] if paired else 0.0
+            total[u] += y[ub + j * us + u]
+    paired = fbb[0] >= 0.0
+    if paired:
+        for u in range(um):
+            ybb[u] = y[ub + uint64(fbb[u]) * us + u]
     if is_fold:
         if not paired:
             for u in range(um):
                 run[u] = k * total[u]
             for i in range(ur):
                 for u in range(um):
-                    v[wb + i * um + u] = scale[u] * (run[u] - y[ub + i * um + u])
+                    v[wb + i * us + u] = scale[u] * (run[u] - y[ub + i * us + u])
             return
         for u in range(um):
             run[u] = k * k * total[u] - k * ybb[u]
         for i in range(ur):
             for u in range(um):
-                v[wb + i * um + u] = scale[u] * (run[u] - k * y[ub + i * um + u])
+                v[wb + i * us + u] = scale[u] * (run[u] - k * y[ub + i * us + u])
         a = k - 1
         for u in range(um):
             t, yb_ = total[u], ybb[u]
-            v[wb + uint64(fbb[u]) * um + u] = scale[u] * (k * a * t - k * yb_ - a * yb_ + yb_)
+            v[wb + uint64(fbb[u]) * us + u] = scale[u] * (k * a * t - k * yb_ - a * yb_ + yb_)
         return
     if not paired:
         for i in range(ur):
             for u in range(um):
-                yi = y[ub + i * um + u]
+                yi = y[ub + i * us + u]
                 below = run[u]
                 above = total[u] - below - yi
-                v[wb + i * um + u] = scale[u] * k * (below - above)
+                v[wb + i * us + u] = scale[u] * k * (below - above)
                 run[u] = below + yi
         return
     kk = k * k
     for i in range(ur):
         fi = float(i)
         for u in range(um):
-            yi = y[ub + i * um + u]
+            yi = y[ub + i * us + u]
             below = run[u]
             above = total[u] - below - yi
-            v[wb + i * um + u] = scale[u] * (kk * (below - above) + k * ybb[u])
+            v[wb + i * us + u] = scale[u] * (kk * (below - above) + k * ybb[u])
             run[u] = below if fi == fbb[u] else below + yi  # the paired hand is above everyone
     for u in range(um):
         below = run[u]
         above = total[u] - below - ybb[u]
-        v[wb + uint64(fbb[u]) * um + u] = scale[u] * (k * (k - 1) * (below - above))
+        v[wb + uint64(fbb[u]) * us + u] = scale[u] * (k * (k - 1) * (below - above))
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, vb, n_o, n_p,
-                evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt):
+                evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt):
     """Values of p's hands (block [n_p x m] into ``v`` from ``vb``) at the m public terminals of
     one edge (rows r0 ..), the opponent's reach a block [n_o x m] in ``y`` from ``yb``."""
-    kc = cards[0, 0]
     if evaluator == 2:
-        same = True
-        paired = start[row_board[r0]] >= 0
-        for u in range(1, m):
-            same = same and (start[row_board[r0 + u]] >= 0) == paired
-        if same:
-            _urank_block(y, yb, v, vb, m, n_p, p, is_fold, r0, row_player, row_stake, row_board, const, start, kc, tt)
-            return
-        for u in range(m):
-            r = r0 + u
-            bd = row_board[r]
-            _urank_row(y, yb + u, v, vb + u, m, n_p, p, row_player[r], is_fold, row_stake[r], start[bd], const[bd], kc)
+        kc = cards[0, 0]
+        nr = len(rowc) // 4
+        u0 = 0
+        while u0 < m:  # runs of rows with a public card or without
+            paired = rowc[3 * nr + r0 + u0] >= 0.0
+            u1 = u0 + 1
+            while u1 < m and (rowc[3 * nr + r0 + u1] >= 0.0) == paired:
+                u1 += 1
+            _urank_block(y, yb + u0, v, vb + u0, m, u1 - u0, n_p, p, is_fold, r0 + u0, rowc, kc, tt)
+            u0 = u1
         return
     for u in range(m):
         r = r0 + u
@@ -304,7 +287,7 @@ def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, v
 
 @njit(cache=True, error_model="numpy")
 def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
-                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
+                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength, rowc,
                  p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, pre, pos, neg, floor,
                  width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
     """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
@@ -327,7 +310,7 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
     pw[0] = 0
     if kind[0] >= FOLD:  # a game that ends at once
         _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, val, 0, n_o, n_p,
-                    evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+                    evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
     for s in range(n_s):
         k = kind[s]
         if k >= FOLD:
@@ -402,11 +385,12 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             if k == DECISION and not mine:
                 _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
                 _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
-                            n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+                            n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout,
+                            tt)
             else:  # the same reach as the parent's: read in place
                 _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
-                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout,
-                            tt)
+                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin,
+                            rout, tt)
         if not mine:
             for a in range(na):
                 c = edge_child[e0 + a]
@@ -430,14 +414,16 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             cv = uint64(a * wp if inv else vrow[c] * width)
             for x in range(uw):
                 val[ub + x] += strat_p[sb + x] * src[cv + x]
+        for x in range(uw):
+            den[x] = 0.0
         for a in range(na):
             c = edge_child[e0 + a]
             sb = uint64(o + a * wp)
             inv = kind[c] >= FOLD or entries[c] > 1
             src = tv if inv else val
             cv = uint64(a * wp if inv else vrow[c] * width)
-            _uregret(regrets_p, sb, src, cv, val, ub, uw, pre, pos, neg, floor)
-        _unormalize(regrets_p, strat_p, o, na, wp, den)
+            _uregret_den(regrets_p, sb, src, cv, val, ub, uw, pre, pos, neg, floor, den)
+        _unormalize_from(regrets_p, strat_p, o, na, wp, den)
     out = 0.0
     for i in range(n_p):
         out += range_p[i] * val[i]
@@ -447,10 +433,10 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
 @njit(cache=True, error_model="numpy")
 def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
                     row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                    range0, range1, src0, src1, width, r0, r1, e0, den, cs, rin, rout, tt, g):
+                    rowc, range0, range1, strat0, strat1, width, r0, r1, e0, cs, rin, rout, tt, g):
     """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
-    for both players): both players' reach down (strategies normalized from ``src0``/``src1`` on
-    the way), then ``r0`` becomes player 1's best-response values, ``r1`` player 0's, ``e0``
+    for both players): both players' reach down (the strategies ``strat0``/``strat1``, kernel
+    layout, as :func:`shape_strategy` normalizes them), then ``r0`` becomes player 1's best-response values, ``r1`` player 0's, ``e0``
     player 0's expected values (``g``: a child's three vectors gathered where it has several
     entries).  Returns (br0, br1, value)."""
     n = len(range0)
@@ -476,21 +462,18 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             continue
         o = koff[s]
         q = player[s]
-        src = src0 if q == 0 else src1
+        strat = strat0 if q == 0 else strat1
         mine = r0 if q == 0 else r1
         other = r1 if q == 0 else r0
-        d = den[:w]
-        uni = den[w:2 * w]
-        _denominators(src, o, na, w, d, uni)
         rm = mine[b:b + w]
         for a in range(na):
             c = edge_child[f0 + a]
             cb = row[c] * width
             one = entries[c] == 1
             dst = mine[cb:cb + w] if one else g[:w]
-            sa = src[o + a * w:o + (a + 1) * w]
+            sa = strat[o + a * w:o + (a + 1) * w]
             for x in range(w):
-                dst[x] = rm[x] * (max(sa[x], 0.0) / d[x] + uni[x])
+                dst[x] = rm[x] * sa[x]
             if not one:
                 _useg(mine, cb, mult[c], edge_row[f0 + a], g, 0, m, n)
             _useg(other, cb, mult[c], edge_row[f0 + a], other, b, m, n)
@@ -502,9 +485,9 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         if k >= FOLD:
             # r0 (player 0's reach) becomes player 1's values, r1 player 0's, in place
             _uterminals(row[s], m, 1, k == FOLD, row_player, row_stake, row_board, r0, b, r0, b, n, n,
-                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+                        evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
             _uterminals(row[s], m, 0, k == FOLD, row_player, row_stake, row_board, r1, b, r1, b, n, n,
-                        evaluator, weight, signed, cards, const, order, start, strength, cs, rin, rout, tt)
+                        evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
             _copy(e0[b:b + w], r1[b:b + w], w)
             continue
         f0 = first_edge[s]
@@ -547,9 +530,6 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
                 _add(ev, c_e, w)
         if q == 0:
             o = koff[s]
-            d = den[:w]
-            uni = den[w:2 * w]
-            _denominators(src0, o, na, w, d, uni)
             for x in range(w):
                 ev[x] = 0.0
             for a in range(na):
@@ -560,9 +540,9 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
                 else:
                     _ugather(g, 0, e0, cb, mult[c], edge_row[f0 + a], m, n)
                     ce = g[:w]
-                sa = src0[o + a * w:o + (a + 1) * w]
+                sa = strat0[o + a * w:o + (a + 1) * w]
                 for x in range(w):
-                    ev[x] += (max(sa[x], 0.0) / d[x] + uni[x]) * ce[x]
+                    ev[x] += sa[x] * ce[x]
     br0 = 0.0
     value = 0.0
     br1 = 0.0

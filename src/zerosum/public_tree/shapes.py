@@ -154,3 +154,14 @@ def shape_tree(tree: PublicTree) -> ShapeTree:
                        row_player=tree.player[allm].copy(), perm=perm)
     tree.extra["shapes"] = (key, shapes)
     return shapes
+
+
+def rank_rows(shapes: ShapeTree, terminals) -> np.ndarray:
+    """Per row, for the poker family's O(ranks) terminals (:class:`~zerosum.public_tree.terminals.
+    RankTerminals`): the showdown scale, the fold scales for players 0 and 1, and the public card's
+    rank (-1: none), [4 x rows] flattened, computed as the per-node pass computes them."""
+    st, bd = shapes.row_stake, shapes.row_board
+    c = terminals.const[bd]
+    folder = shapes.row_player
+    return np.concatenate([st * c, np.where(folder == 0, -st, st) * c, np.where(folder == 1, -st, st) * c,
+                           terminals.board_rank[bd].astype(np.float64)])

@@ -25,7 +25,8 @@ from ..solvers.pdcfr_plus import PDCFRPlusSolver
 from . import kernels, shape_kernels
 from .form import PublicTree
 from .policy import normalized
-from .shapes import shape_tree
+from .shapes import rank_rows, shape_tree
+from .terminals import RANKS
 
 DTYPES = ("float64", "float32")
 
@@ -144,7 +145,8 @@ class ShapeWorkspace:
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
         self.tt = np.zeros(5 * int(sh.mult.max()))  # the rank sweep's per-row sums (float64 as the per-node pass's)
         self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
-                     sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args())
+                     sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args(),
+                     rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4))
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.visited = tree.n_nodes
         self._eval = None
@@ -152,12 +154,12 @@ class ShapeWorkspace:
     def nbytes(self) -> int:
         return self.opp.nbytes + self.own.nbytes + self.val.nbytes
 
-    def strategy(self, q: int, src) -> np.ndarray:
+    def strategy(self, q: int, src, out=None) -> np.ndarray:
         """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
         whatever the solver's dtype (the per-node pass's strategies are float64 too, so a float32
-        run is the same run on either pass)."""
+        run is the same run on either pass); into ``out`` if given."""
         sh = self.shapes
-        out = np.zeros(len(src))
+        out = np.zeros(len(src)) if out is None else out
         shape_kernels.shape_strategy(sh.kind, sh.player, sh.n_children, sh.mult, sh.koff, q, self.tree.n_hands[q],
                                      src, out, self.den)
         return out
@@ -169,8 +171,9 @@ class ShapeWorkspace:
                                           bool(floor), self.width, self.opp, self.own, self.val, self.den, self.cs,
                                           self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
 
-    def nash_conv(self, src) -> dict:
-        """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64."""
+    def nash_conv(self, src, strategies=None) -> dict:
+        """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64; ``strategies``:
+        their normalization where the caller has it (the solver's stored current strategy)."""
         tree = self.tree
         if tree.n_hands[0] != tree.n_hands[1]:
             sh = self.shapes
@@ -179,10 +182,13 @@ class ShapeWorkspace:
             n = len(self.shapes.members) * self.width
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
                           *(np.zeros(n) for _ in range(3)), np.zeros(52), np.zeros((1, self.width)),
-                          np.zeros((1, self.width)), np.zeros(3 * int(self.shapes.mult.max()) * self.width))
-        ranges, r0, r1, e0, cs, rin, rout, g = self._eval
-        br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], src[0], src[1], self.width,
-                                                        r0, r1, e0, self.den, cs, rin, rout, self.tt, g)
+                          np.zeros((1, self.width)), np.zeros(3 * int(self.shapes.mult.max()) * self.width),
+                          [np.zeros(len(a)) for a in src])
+        ranges, r0, r1, e0, cs, rin, rout, g, strats = self._eval
+        if strategies is None:
+            strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
+        br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
+                                                        self.width, r0, r1, e0, cs, rin, rout, self.tt, g)
         return {"value": float(value), "best_response_values": [float(br0), float(br1)],
                 "nash_conv": max(float(br0 + br1), 0.0)}
 
@@ -268,9 +274,9 @@ class PublicTreeCFR(CFRSolver):
         return [self.shapes.to_form(p, arrays[p]) for p in (0, 1)]
 
     # --- results -------------------------------------------------------------------------------
-    def _evaluate(self, src) -> dict:
+    def _evaluate(self, src, strategies=None) -> dict:
         if self.shapes is not None:
-            return self.workspace.nash_conv(src)
+            return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, updates=False)
@@ -287,7 +293,9 @@ class PublicTreeCFR(CFRSolver):
 
     def checkpoint(self) -> dict:
         avg = self._evaluate(self.average_source())
-        cur = self._evaluate(self.current_source())
+        src = self.current_source()
+        # regret matching on the regrets is the stored strategy of the shape pass (the same figures)
+        cur = self._evaluate(src, self.stored if self.shapes is not None and src is self.regrets else None)
         return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
                 "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
 
