@@ -103,6 +103,16 @@ def _umul(dst, db, src, sb, st, tb, w):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _umul_add(dst, db, src, sb, st, tb, w, avg, aw):
+    """:func:`_umul`, adding ``aw`` times each product to ``avg`` (indexed as ``st``) on the way."""
+    d, s, t = uint64(db), uint64(sb), uint64(tb)
+    for x in range(uint64(w)):
+        reach = src[s + x] * st[t + x]
+        dst[d + x] = reach
+        avg[t + x] += aw * reach
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _unormalize(src, strat, o, na, w, den):
     """:func:`_normalize` without views."""
     uw = uint64(w)
@@ -288,11 +298,16 @@ def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, v
 @njit(cache=True, error_model="numpy")
 def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
                  row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength, rowc,
-                 p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, pre, pos, neg, floor,
-                 width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
+                 p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, avg_o, averages, pre, pos, neg,
+                 floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
     """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
     sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
-    current regrets, ``strat_p`` on p's.  Terminals are evaluated at their parents, into ``tv``
+    current regrets, ``strat_p`` on p's.  ``averages``: 0, p's average sums grow here (by
+    ``avg_weight`` times p's reach); 1, the opponent's (``avg_o``) too, from the opponent's reach
+    this pass computes anyway; 2, p's were added by the opponent's pass just before (p's reach
+    needs no computing).  With alternating updates, player 1's reach in its own pass is the one
+    player 0's pass computed (the same products in the same order, strat_1 unchanged between
+    them), so 1 then 2 is the same run as 0 then 0 with one reach computation less.  Terminals are evaluated at their parents, into ``tv``
     (one block per action) from the reach built in ``ty``, and so are the values of a child with
     several entries (gathered from its rows); the buffers hold inner nodes only (``vrow``: a
     shape node's first row among them), and a child with a single entry whose reach vector does
@@ -328,7 +343,7 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
         for a in range(na):
             c = edge_child[e0 + a]
             if kind[c] >= FOLD:  # terminals read the parent's reach
-                if mine:
+                if mine and averages != 2:
                     sb = uint64(o + a * wp)
                     ub = uint64(bw)
                     for x in range(uint64(wp)):
@@ -341,13 +356,18 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             po[c] = cb if (copy or theirs) else bo
             pw[c] = cb if (copy or mine) else bw
             if theirs:
-                if copy:
-                    _umul(ty, 0, opp, bo, strat_o, o + a * wo, wo)
-                    _useg(opp, cb, mc, er, ty, 0, m, n_o)
+                dst = ty if copy else opp
+                db = 0 if copy else cb
+                if averages == 1:
+                    _umul_add(dst, db, opp, bo, strat_o, o + a * wo, wo, avg_o, avg_weight)
                 else:
-                    _umul(opp, cb, opp, bo, strat_o, o + a * wo, wo)
+                    _umul(dst, db, opp, bo, strat_o, o + a * wo, wo)
+                if copy:
+                    _useg(opp, cb, mc, er, ty, 0, m, n_o)
             elif copy:
                 _useg(opp, cb, mc, er, opp, bo, m, n_o)
+            if averages == 2:
+                continue
             if mine:
                 sb = uint64(o + a * wp)
                 ub = uint64(bw)
@@ -383,7 +403,10 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
                 continue
             r0 = row[c] + edge_row[e0 + a]
             if k == DECISION and not mine:
-                _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
+                if averages == 1:
+                    _umul_add(ty, 0, opp, po[s], strat_o, o + a * wo, wo, avg_o, avg_weight)
+                else:
+                    _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
                 _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
                             n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout,
                             tt)
