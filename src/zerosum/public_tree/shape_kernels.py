@@ -22,20 +22,8 @@ from __future__ import annotations
 
 from numba import njit, uint64
 
-from .form import CHANCE_NODE, DECISION, FOLD
+from .form import DECISION, FOLD
 from .kernels import _terminal
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _copy(dst, src, w):
-    for x in range(w):
-        dst[x] = src[x]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _add(dst, src, w):
-    for x in range(w):
-        dst[x] += src[x]
 
 
 @njit(cache=True, error_model="numpy")
@@ -456,17 +444,30 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
 @njit(cache=True, error_model="numpy")
 def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
                     row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                    rowc, range0, range1, strat0, strat1, width, r0, r1, e0, cs, rin, rout, tt, g):
+                    rowc, range0, range1, strat0, strat1, width, r0, r1, v0, v1, e0, cs, rin, rout, tt, ty, tv, at):
     """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
-    for both players): both players' reach down (the strategies ``strat0``/``strat1``, kernel
-    layout, as :func:`shape_strategy` normalizes them), then ``r0`` becomes player 1's best-response values, ``r1`` player 0's, ``e0``
-    player 0's expected values (``g``: a child's three vectors gathered where it has several
-    entries).  Returns (br0, br1, value)."""
+    for both players): both players' reach down (``r0``, ``r1``: the strategies ``strat0`` /
+    ``strat1``, kernel layout, as :func:`shape_strategy` normalizes them), then up ``v0`` player
+    1's best-response values, ``v1`` player 0's, ``e0`` player 0's expected values.  As in
+    :func:`shape_update`, the buffers hold inner nodes only (from ``vrow``), a child with a single
+    entry whose reach does not change reads its parent's (``at``), and terminals are evaluated at
+    their parents, into ``tv`` (three blocks per action: v0, v1 and e0, which at a terminal is v1)
+    from the reach built in ``ty``.  Returns (br0, br1, value)."""
     n = len(range0)
+    n_s = len(kind)
     for i in range(n):
         r0[i] = range0[i]
         r1[i] = range1[i]
-    n_s = len(kind)
+    p0 = at[:n_s]
+    p1 = at[n_s:2 * n_s]
+    p0[0] = 0
+    p1[0] = 0
+    if kind[0] >= FOLD:  # a game that ends at once
+        _uterminals(0, 1, 1, kind[0] == FOLD, row_player, row_stake, row_board, r0, 0, v0, 0, n, n, evaluator, weight,
+                    signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+        _uterminals(0, 1, 0, kind[0] == FOLD, row_player, row_stake, row_board, r1, 0, v1, 0, n, n, evaluator, weight,
+                    signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+        _ucopy(e0, 0, v1, 0, n)
     for s in range(n_s):
         k = kind[s]
         if k >= FOLD:
@@ -474,103 +475,117 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
         m = mult[s]
         f0 = first_edge[s]
         na = n_children[s]
-        b = row[s] * width
         w = m * n
-        if k == CHANCE_NODE:
-            for a in range(na):
-                c = edge_child[f0 + a]
-                cb = row[c] * width
-                _useg(r0, cb, mult[c], edge_row[f0 + a], r0, b, m, n)
-                _useg(r1, cb, mult[c], edge_row[f0 + a], r1, b, m, n)
-            continue
+        q = player[s] if k == DECISION else -1
         o = koff[s]
-        q = player[s]
         strat = strat0 if q == 0 else strat1
-        mine = r0 if q == 0 else r1
-        other = r1 if q == 0 else r0
-        rm = mine[b:b + w]
         for a in range(na):
             c = edge_child[f0 + a]
-            cb = row[c] * width
-            one = entries[c] == 1
-            dst = mine[cb:cb + w] if one else g[:w]
-            sa = strat[o + a * w:o + (a + 1) * w]
-            for x in range(w):
-                dst[x] = rm[x] * sa[x]
-            if not one:
-                _useg(mine, cb, mult[c], edge_row[f0 + a], g, 0, m, n)
-            _useg(other, cb, mult[c], edge_row[f0 + a], other, b, m, n)
+            if kind[c] >= FOLD:
+                continue
+            er = edge_row[f0 + a]
+            mc = mult[c]
+            cb = vrow[c] * width
+            copy = entries[c] > 1
+            for side in range(2):
+                rr = r0 if side == 0 else r1
+                pp = p0 if side == 0 else p1
+                b = pp[s]
+                if side == q:
+                    pp[c] = cb
+                    if copy:
+                        _umul(ty, 0, rr, b, strat, o + a * w, w)
+                        _useg(rr, cb, mc, er, ty, 0, m, n)
+                    else:
+                        _umul(rr, cb, rr, b, strat, o + a * w, w)
+                elif copy:
+                    pp[c] = cb
+                    _useg(rr, cb, mc, er, rr, b, m, n)
+                else:
+                    pp[c] = b
     for s in range(n_s - 1, -1, -1):
         k = kind[s]
-        m = mult[s]
-        b = row[s] * width
-        w = m * n
         if k >= FOLD:
-            # r0 (player 0's reach) becomes player 1's values, r1 player 0's, in place
-            _uterminals(row[s], m, 1, k == FOLD, row_player, row_stake, row_board, r0, b, r0, b, n, n,
-                        evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
-            _uterminals(row[s], m, 0, k == FOLD, row_player, row_stake, row_board, r1, b, r1, b, n, n,
-                        evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
-            _copy(e0[b:b + w], r1[b:b + w], w)
             continue
+        m = mult[s]
         f0 = first_edge[s]
         na = n_children[s]
-        q = player[s] if k != CHANCE_NODE else -1
-        v0 = r0[b:b + w]
-        v1 = r1[b:b + w]
-        ev = e0[b:b + w]
+        w = m * n
+        b = vrow[s] * width
+        q = player[s] if k == DECISION else -1
+        o = koff[s]
+        # the children's three value blocks: terminals evaluated, several entries gathered, into tv
         for a in range(na):
             c = edge_child[f0 + a]
-            cb = row[c] * width
-            if entries[c] == 1:
-                c_0 = r0[cb:cb + w]
-                c_1 = r1[cb:cb + w]
-                c_e = e0[cb:cb + w]
+            t = 3 * a * w
+            if kind[c] < FOLD:
+                if entries[c] > 1:
+                    cb, er, mc = vrow[c] * width, edge_row[f0 + a], mult[c]
+                    _ugather(tv, t, v0, cb, mc, er, m, n)
+                    _ugather(tv, t + w, v1, cb, mc, er, m, n)
+                    _ugather(tv, t + 2 * w, e0, cb, mc, er, m, n)
+                continue
+            r_0 = row[c] + edge_row[f0 + a]
+            fold = kind[c] == FOLD
+            if q == 0:  # r0 changes on the way to the child
+                _umul(ty, 0, r0, p0[s], strat0, o + a * w, w)
+                _uterminals(r_0, m, 1, fold, row_player, row_stake, row_board, ty, 0, tv, t, n, n, evaluator,
+                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
             else:
-                er, mc = edge_row[f0 + a], mult[c]
-                _ugather(g, 0, r0, cb, mc, er, m, n)
-                _ugather(g, w, r1, cb, mc, er, m, n)
-                _ugather(g, 2 * w, e0, cb, mc, er, m, n)
-                c_0 = g[:w]
-                c_1 = g[w:2 * w]
-                c_e = g[2 * w:3 * w]
+                _uterminals(r_0, m, 1, fold, row_player, row_stake, row_board, r0, p0[s], tv, t, n, n, evaluator,
+                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+            if q == 1:
+                _umul(ty, 0, r1, p1[s], strat1, o + a * w, w)
+                _uterminals(r_0, m, 0, fold, row_player, row_stake, row_board, ty, 0, tv, t + w, n, n, evaluator,
+                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+            else:
+                _uterminals(r_0, m, 0, fold, row_player, row_stake, row_board, r1, p1[s], tv, t + w, n, n, evaluator,
+                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+            _ucopy(tv, t + 2 * w, tv, t + w, w)
+        ub = uint64(b)
+        uw = uint64(w)
+        for a in range(na):
+            c = edge_child[f0 + a]
+            inv = kind[c] >= FOLD or entries[c] > 1
+            src = tv if inv else v0
+            c0 = uint64(3 * a * w) if inv else uint64(vrow[c] * width)
+            c1 = c0 + uw if inv else c0
+            ce = c0 + 2 * uw if inv else c0
+            s1 = tv if inv else v1
+            se = tv if inv else e0
             if a == 0:
-                _copy(v0, c_0, w)
-                _copy(v1, c_1, w)
+                _ucopy(v0, b, src, c0, w)
+                _ucopy(v1, b, s1, c1, w)
                 if q != 0:
-                    _copy(ev, c_e, w)
+                    _ucopy(e0, b, se, ce, w)
                 continue
             if q == 1:
-                for x in range(w):
-                    v0[x] = max(v0[x], c_0[x])
+                for x in range(uw):
+                    v0[ub + x] = max(v0[ub + x], src[c0 + x])
             else:
-                _add(v0, c_0, w)
+                _uadd(v0, b, src, c0, w)
             if q == 0:
-                for x in range(w):
-                    v1[x] = max(v1[x], c_1[x])
+                for x in range(uw):
+                    v1[ub + x] = max(v1[ub + x], s1[c1 + x])
             else:
-                _add(v1, c_1, w)
-                _add(ev, c_e, w)
+                _uadd(v1, b, s1, c1, w)
+                _uadd(e0, b, se, ce, w)
         if q == 0:
-            o = koff[s]
-            for x in range(w):
-                ev[x] = 0.0
+            for x in range(uw):
+                e0[ub + x] = 0.0
             for a in range(na):
                 c = edge_child[f0 + a]
-                cb = row[c] * width
-                if entries[c] == 1:
-                    ce = e0[cb:cb + w]
-                else:
-                    _ugather(g, 0, e0, cb, mult[c], edge_row[f0 + a], m, n)
-                    ce = g[:w]
-                sa = strat0[o + a * w:o + (a + 1) * w]
-                for x in range(w):
-                    ev[x] += sa[x] * ce[x]
+                inv = kind[c] >= FOLD or entries[c] > 1
+                se = tv if inv else e0
+                ce = uint64(3 * a * w + 2 * w) if inv else uint64(vrow[c] * width)
+                sb = uint64(o + a * w)
+                for x in range(uw):
+                    e0[ub + x] += strat0[sb + x] * se[ce + x]
     br0 = 0.0
     value = 0.0
     br1 = 0.0
     for i in range(n):
-        br0 += range0[i] * r1[i]
+        br0 += range0[i] * v1[i]
         value += range0[i] * e0[i]
-        br1 += range1[i] * r0[i]
+        br1 += range1[i] * v0[i]
     return br0, br1, value

@@ -183,16 +183,19 @@ class ShapeWorkspace:
             sh = self.shapes
             return nash_conv_public(tree, [sh.to_form(p, src[p]) for p in (0, 1)])
         if self._eval is None:
-            n = len(self.shapes.members) * self.width
+            sh = self.shapes
+            n = max(sh.inner_rows, 1) * self.width
+            block = int(sh.mult.max()) * self.width
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
-                          *(np.zeros(n) for _ in range(3)), np.zeros(52), np.zeros((1, self.width)),
-                          np.zeros((1, self.width)), np.zeros(3 * int(self.shapes.mult.max()) * self.width),
-                          [np.zeros(len(a)) for a in src])
-        ranges, r0, r1, e0, cs, rin, rout, g, strats = self._eval
+                          *(np.zeros(n) for _ in range(5)), np.zeros(52), np.zeros((1, self.width)),
+                          np.zeros((1, self.width)), np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
+                          np.zeros(2 * sh.n_shapes, dtype=np.int64), [np.zeros(len(a)) for a in src])
+        ranges, r0, r1, v0, v1, e0, cs, rin, rout, ty, tv, at, strats = self._eval
         if strategies is None:
             strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
         br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
-                                                        self.width, r0, r1, e0, cs, rin, rout, self.tt, g)
+                                                        self.width, r0, r1, v0, v1, e0, cs, rin, rout, self.tt, ty, tv,
+                                                        at)
         return {"value": float(value), "best_response_values": [float(br0), float(br1)],
                 "nash_conv": max(float(br0 + br1), 0.0)}
 
