@@ -23,7 +23,7 @@ from ..solvers.lcfr import LCFRSolver
 from ..solvers.pcfr import PREDICTIONS, PCFRPlusSolver, PredictiveMixin
 from ..solvers.pdcfr_plus import PDCFRPlusSolver
 from . import kernels, shape_kernels
-from .form import PublicTree
+from .form import FOLD, PublicTree
 from .policy import normalized
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS
@@ -136,14 +136,16 @@ class ShapeWorkspace:
         self.width = width = max(tree.n_hands)
         rows = max(sh.inner_rows, 1)
         self.opp, self.own, self.val = (np.zeros(rows * width, dtype=dtype) for _ in range(3))
-        self.den = np.zeros(2 * int(sh.mult.max()) * width)
-        block = int(sh.mult.max()) * width
+        # every block is an inner node's (a terminal is evaluated at its parent, on the parent's rows)
+        self.inner_mult = m = int(sh.mult[sh.kind < FOLD].max(initial=1))
+        self.den = np.zeros(2 * m * width)
+        block = m * width
         self.ty = np.zeros(block, dtype=dtype)  # a terminal's reach and its values per action
         self.tv = np.zeros(int(sh.n_children.max()) * block, dtype=dtype)
         self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
         self.cs = np.zeros(52, dtype=dtype)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
-        self.tt = np.zeros(5 * int(sh.mult.max()))  # the rank sweep's per-row sums (float64 as the per-node pass's)
+        self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64 as the per-node pass's)
         self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
                      sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args(),
                      rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4))
@@ -185,7 +187,7 @@ class ShapeWorkspace:
         if self._eval is None:
             sh = self.shapes
             n = max(sh.inner_rows, 1) * self.width
-            block = int(sh.mult.max()) * self.width
+            block = self.inner_mult * self.width
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
                           *(np.zeros(n) for _ in range(5)), np.zeros(52), np.zeros((1, self.width)),
                           np.zeros((1, self.width)), np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
