@@ -101,46 +101,11 @@ def _umul_add(dst, db, src, sb, st, tb, w, avg, aw):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _unormalize(src, strat, o, na, w, den):
-    """:func:`_normalize` without views."""
-    uw = uint64(w)
-    for x in range(uw):
-        den[x] = 0.0
-    for a in range(na):
-        b = uint64(o + a * w)
-        for x in range(uw):
-            den[x] += max(src[b + x], 0.0)
-    u1 = 1.0 / na
-    for x in range(uw):
-        t = den[x]
-        den[uw + x] = 0.0 if t > 0.0 else u1
-        den[x] = t if t > 0.0 else 1.0
-    for a in range(na):
-        b = uint64(o + a * w)
-        for x in range(uw):
-            strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _uregret(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor):
+def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
     """:func:`zerosum.solvers.cfr.regret_update` on a run of entries at offsets (unsigned), without
     a branch in the loop (x * 1.0 is x, so multiplying where the rule says nothing changes nothing:
-    the same figures)."""
-    if floor:
-        for x in range(w):
-            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
-            y = y * (pos if y >= 0.0 else neg)
-            r[rb + x] = 0.0 if y < 0.0 else y  # noqa: FURB136 (regret_update's own test, -0.0 kept)
-    else:
-        for x in range(w):
-            y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
-            r[rb + x] = y * (pos if y >= 0.0 else neg)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
-    """:func:`_uregret`, adding each new regret's positive part to ``den`` on the way (what
-    :func:`_unormalize` would read back: one pass over the regrets less)."""
+    the same figures), adding each new regret's positive part to ``den`` on the way (the
+    denominators of :func:`_unormalize_from`: one pass over the regrets less)."""
     if floor:
         for x in range(w):
             y = r[rb + x] * pre + (cfv[cb + x] - v[vb + x])
@@ -156,7 +121,8 @@ def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _unormalize_from(src, strat, o, na, w, den):
-    """:func:`_unormalize` with ``den`` already holding the sums of the positive parts."""
+    """:func:`_normalize` without views, ``den`` already holding the sums of the positive parts
+    (:func:`_uregret_den`)."""
     uw = uint64(w)
     u1 = 1.0 / na
     for x in range(uw):
