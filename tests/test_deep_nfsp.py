@@ -133,6 +133,8 @@ def test_bad_options(kuhn):
         NFSPSolver(kuhn, rl_decay=-1)
     with pytest.raises(ZerosumError, match="rl_loss must be huber or squared"):
         NFSPSolver(kuhn, rl_loss="abs")
+    with pytest.raises(ZerosumError, match="sl_updates must be a positive integer"):
+        NFSPSolver(kuhn, sl_updates=0)
     with pytest.raises(ZerosumError, match="hands must be a positive integer"):
         NFSPSolver(kuhn, hands=0)
     with pytest.raises(ZerosumError, match="anticipatory must be a number in"):
@@ -151,23 +153,65 @@ def test_defaults_by_game_size(kuhn):
     assert resolve_defaults(kuhn) == SMALL_DEFAULTS
     assert resolve_defaults(leduc) == LARGE_DEFAULTS
     assert resolve_defaults(leduc, features="onehot", hidden=(8,), replay=7) == {
-        "features": "onehot", "hidden": (8,), "replay": 7, "anticipatory": 0.1}
+        "features": "onehot", "hidden": (8,), "replay": 7, "anticipatory": 0.1, "sl_updates": 2}
     assert resolve_defaults(leduc, anticipatory=0.3)["anticipatory"] == 0.3
     assert resolve_defaults(kuhn, hidden="auto")["hidden"] == (64,)
     assert (SMALL_DEFAULTS["replay"], LARGE_DEFAULTS["replay"]) == (50000, 200000)
     assert (SMALL_DEFAULTS["anticipatory"], LARGE_DEFAULTS["anticipatory"]) == (0.05, 0.1)
+    assert (SMALL_DEFAULTS["sl_updates"], LARGE_DEFAULTS["sl_updates"]) == (16, 2)
     tiny = {k: v for k, v in TINY.items() if k not in ("hidden", "replay")}
     a = NFSPSolver(kuhn, seed=5, **tiny)
     assert a.rl["ids"].shape == (2, 50000) and a.extra_info()["options"]["replay"] == 50000
     assert a.anticipatory == 0.05
     a = a.run(10, [10])
-    b = NFSPSolver(kuhn, seed=5, features="onehot", hidden=[64], replay=50000, anticipatory=0.05,
+    b = NFSPSolver(kuhn, seed=5, features="onehot", hidden=[64], replay=50000, anticipatory=0.05, sl_updates=16,
                    **tiny).run(10, [10])
     assert _drop_cpu(a) == _drop_cpu(b)
     s = NFSPSolver(leduc, seed=5, **tiny)
     assert s.extra_info()["options"]["features"] == "auto" and s.extra_info()["options"]["hidden"] == [128, 128]
     assert s.extra_info()["options"]["replay"] == 200000 and s.extra_info()["options"]["anticipatory"] == 0.1
     assert s.feats[0].shape[1] < s.trees[0].n_infosets  # the card encoding, not one-hot
+    assert s.extra_info()["options"]["sl_updates"] == 2 and s.sl_updates == 2
     assert [w.shape for w, _ in s.q_params[0]] == [(s.feats[0].shape[1], 128), (128, 128), (128, s.width)]
     with pytest.raises(ZerosumError, match="the saved run used features='auto', not 'onehot'"):
         NFSPSolver(leduc, features="onehot", **tiny).load_state_dict(s.state_dict())
+
+
+def test_sl_updates_are_the_average_networks_steps(kuhn):
+    """One iteration takes ``sl_updates`` full-batch Adam steps on the average network (not
+    ``updates``): the network after it is the aggregate fit of that many steps, from the network
+    before it, on the sums the iteration's hands left; a state saved before the option existed
+    (no ``sl_updates`` among its options) resumes with ``updates`` steps, what it ran."""
+    import jax
+    import jax.numpy as jnp
+
+    from zerosum.deep.training import _trainer, batch_steps
+
+    s = NFSPSolver(kuhn, seed=4, sl_updates=3, **TINY)
+    before = [list(p) for p in s.avg_params]
+    s.iterate(1)
+    fit = _trainer("xent", s.sl_learning_rate, 1, 3, False, True)[1]
+    opt = batch_steps("xent", s.sl_learning_rate)[0]
+    for p in (0, 1):
+        n = s.trees[p].n_infosets
+        sums = s.sl["sum"][p, :n]
+        total = sums.sum(axis=1)
+        mean = sums / np.where(total > 0, total, 1.0)[:, None]
+        want, _, _ = fit(before[p], opt.init(before[p]), jnp.asarray(s.feats[p]), jnp.asarray(s.legal[p]),
+                         jnp.arange(n, dtype=jnp.int32), jnp.asarray(mean, dtype=jnp.float32),
+                         jnp.asarray(total, dtype=jnp.float32), jnp.int32(n), jax.random.PRNGKey(0))
+        for (w, b), (w2, b2) in zip(s.avg_params[p], want):
+            assert np.array_equal(np.asarray(w), np.asarray(w2)) and np.array_equal(np.asarray(b), np.asarray(b2))
+    other = NFSPSolver(kuhn, seed=4, sl_updates=2, **TINY)
+    other.iterate(1)
+    assert not np.array_equal(np.asarray(other.avg_params[0][0][0]), np.asarray(s.avg_params[0][0][0]))
+    old = NFSPSolver(kuhn, seed=4, sl_updates=TINY["updates"], **TINY)
+    old.iterate(1)
+    state = old.state_dict()
+    import json
+    options = json.loads(str(state["options"]))
+    del options["sl_updates"]
+    state["options"] = np.array(json.dumps(options))
+    NFSPSolver(kuhn, seed=4, sl_updates=TINY["updates"], **TINY).load_state_dict(state)
+    with pytest.raises(ZerosumError, match="sl_updates"):
+        NFSPSolver(kuhn, seed=4, sl_updates=5, **TINY).load_state_dict(state)

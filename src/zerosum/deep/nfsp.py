@@ -172,25 +172,27 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
 #: :func:`.deep_cfr.resolve_defaults`): Kuhn's settings below ``LARGE_GAME_INFOSETS``, the ones
 #: measured on ``leduc_poker`` from there on
 BY_SIZE = "by_size"
-SMALL_DEFAULTS = {"features": "onehot", "hidden": (64,), "replay": 50000, "anticipatory": 0.05}
-LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128), "replay": 200000, "anticipatory": 0.1}
+SMALL_DEFAULTS = {"features": "onehot", "hidden": (64,), "replay": 50000, "anticipatory": 0.05, "sl_updates": 16}
+LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128), "replay": 200000, "anticipatory": 0.1, "sl_updates": 2}
 
 
-def resolve_defaults(game, features=BY_SIZE, hidden=AUTO, replay=AUTO, anticipatory=AUTO) -> dict:
-    """``features`` (when ``"by_size"``), ``hidden``, ``replay`` and ``anticipatory`` (when
-    ``"auto"``) from the game's size: fewer than ``LARGE_GAME_INFOSETS`` information sets take
-    ``SMALL_DEFAULTS`` (one-hot inputs, one layer of 64, a ring of 50,000 transitions, eta 0.05:
-    Kuhn's), more take ``LARGE_DEFAULTS`` (the game's own features, OpenSpiel's information-state
-    tensor or the card encoding, two layers of 128: measured on ``leduc_poker``, where one-hot
-    inputs left the DQN's action values wrong at the many rarely reached information sets; a ring
-    of 200,000 and eta 0.1, as before); any other value is kept."""
+def resolve_defaults(game, features=BY_SIZE, hidden=AUTO, replay=AUTO, anticipatory=AUTO, sl_updates=AUTO) -> dict:
+    """``features`` (when ``"by_size"``), ``hidden``, ``replay``, ``anticipatory`` and
+    ``sl_updates`` (when ``"auto"``) from the game's size: fewer than ``LARGE_GAME_INFOSETS``
+    information sets take ``SMALL_DEFAULTS`` (one-hot inputs, one layer of 64, a ring of 50,000
+    transitions, eta 0.05, 16 steps of the average network per iteration: Kuhn's), more take
+    ``LARGE_DEFAULTS`` (the game's own features, OpenSpiel's information-state tensor or the card
+    encoding, two layers of 128: measured on ``leduc_poker``, where one-hot inputs left the DQN's
+    action values wrong at the many rarely reached information sets; a ring of 200,000 and eta
+    0.1, as before; 2 full-batch steps of the average network per iteration, where 16 took 80 %
+    of an iteration's CPU and ended worse); any other value is kept."""
     g = as_compiled(game)
     large = sum(t.n_infosets for t in g.treeplexes) >= LARGE_GAME_INFOSETS
     table = LARGE_DEFAULTS if large else SMALL_DEFAULTS
     return {"features": table["features"] if features == BY_SIZE else features,
             "hidden": table["hidden"] if isinstance(hidden, str) and hidden == AUTO else hidden,
             **{k: table[k] if isinstance(v, str) and v == AUTO else v
-               for k, v in (("replay", replay), ("anticipatory", anticipatory))}}
+               for k, v in (("replay", replay), ("anticipatory", anticipatory), ("sl_updates", sl_updates))}}
 
 
 def _float(name, value, low, high):
@@ -211,18 +213,20 @@ class NFSPSolver(IterativeSolver):
                  epsilon_start: float = 0.06, epsilon_end: float = 0.001, epsilon_decay: int = 20000,
                  features: str = BY_SIZE, double: bool = True, rl_decay: int = 20, sl_target: str = "greedy",
                  sl_fit: str = "aggregate", temperature: float = 0.01, sl_weight: str = "uniform",
-                 rl_loss: str = "squared"):
+                 rl_loss: str = "squared", sl_updates=AUTO):
         from ..learning.features import infoset_features
         from ..learning.networks import require_jax
 
         require_jax()
-        auto = resolve_defaults(game, features=features, hidden=hidden, replay=replay, anticipatory=anticipatory)
+        auto = resolve_defaults(game, features=features, hidden=hidden, replay=replay, anticipatory=anticipatory,
+                                sl_updates=sl_updates)
         features, hidden, replay, anticipatory = (auto[k] for k in ("features", "hidden", "replay", "anticipatory"))
         if isinstance(seed, bool) or int(seed) != seed or not 0 <= int(seed) < 2 ** 31:
             raise ZerosumError(f"seed must be a non-negative integer below 2**31, got {seed}")
         self.seed = int(seed)
         self.hands = positive_int("hands", hands)
         self.updates = positive_int("updates", updates)
+        self.sl_updates = positive_int("sl_updates", auto["sl_updates"])
         self.hidden = layer_widths("hidden", hidden)
         self.anticipatory = _float("anticipatory", anticipatory, 0.0, 1.0)
         self.rl_learning_rate = _float("rl_learning_rate", rl_learning_rate, 1e-9, 1.0)
@@ -289,7 +293,7 @@ class NFSPSolver(IterativeSolver):
 
     def _options(self) -> dict:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in (
-            ("hands", self.hands), ("updates", self.updates), ("hidden", self.hidden),
+            ("hands", self.hands), ("updates", self.updates), ("sl_updates", self.sl_updates), ("hidden", self.hidden),
             ("anticipatory", self.anticipatory), ("rl_learning_rate", self.rl_learning_rate),
             ("sl_learning_rate", self.sl_learning_rate), ("batch", self.batch), ("replay", self.replay),
             ("reservoir", self.reservoir), ("target_every", self.target_every),
@@ -347,7 +351,7 @@ class NFSPSolver(IterativeSolver):
         train_q = _trainer(self.rl_learning_rate, self.double, self.rl_loss == "squared")
         none = np.zeros(0)
         sl_opt, sl_step = batch_steps("xent", self.sl_learning_rate)
-        agg_fit = _trainer_fit("xent", self.sl_learning_rate, 1, self.updates, False, True)[1]
+        agg_fit = _trainer_fit("xent", self.sl_learning_rate, 1, self.sl_updates, False, True)[1]
         tree = self.game.tree
         rl, sl = self.rl, self.sl
         for _ in range(n):
@@ -392,7 +396,7 @@ class NFSPSolver(IterativeSolver):
         self.cpu_seconds += time.process_time() - t0
 
     def _fit_aggregate(self, p, fit):
-        """``updates`` full-batch Adam steps of player ``p``'s average network on every best-response
+        """``sl_updates`` full-batch Adam steps of player ``p``'s average network on every best-response
         target so far, summed per information set: the cross-entropy that the reservoir's
         minibatches estimate, over all of the history instead of a sample of it, without sampling
         noise (the compiled game's information sets are few enough to enumerate)."""
@@ -474,6 +478,7 @@ class NFSPSolver(IterativeSolver):
         jax, jnp, _ = require_jax()
         check_state(state, self.name, self.game.game_id)
         saved = json.loads(str(state["options"]))
+        saved.setdefault("sl_updates", saved.get("updates"))  # states saved before sl_updates: the same steps
         for key, value in self._options().items():
             if saved.get(key) != value:
                 raise ZerosumError(f"the saved run used {key}={saved.get(key)!r}, not {value!r}")
