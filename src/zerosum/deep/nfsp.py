@@ -20,16 +20,17 @@ The defaults differ from the paper's NFSP settings (zerosum's defaults until the
 on Kuhn, docs/deep.md): with them NFSP reaches NashConv <= 0.01 on Kuhn from 12.3 M hands on
 (0.0098 / 0.0091 / 0.0087 for seeds 1-3 at 12.3 M, 110-128 CPU s; 0.0078 / 0.0058 / 0.0044 at
 16.4 M; 0.0073-0.0116 at 4.1 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
-``leduc_poker`` (the size rule's features and [128,128]) 0.226 / 0.269 / 0.436 for seeds 1-3 after
-14.3 M hands (760-851 CPU s; mean 0.31, short of the 0.2 goal), where one-hot inputs stayed at
-1.3-1.8 and OpenSpiel's NFSP is at about 0.8 after 16 M.
+``leduc_poker`` (the size rule's features, [128,128] and 2 average-network steps per iteration)
+0.178 / 0.232 / 0.181 for seeds 1-3 after 28.7 M hands (832-836 CPU s; mean 0.197), where
+one-hot inputs stayed at 1.3-1.8, 16 average-network steps per iteration reached 0.31 (mean) in
+the same CPU, and OpenSpiel's NFSP is at about 0.8 after 16 M.
 
 * ``rl_loss="squared"``: the DQN's loss is half the squared error, not the Huber loss.  Rewards
   are scaled by the largest payoff, so a showdown is worth +-1 and the targets at one action
   spread by 2; the Huber loss (linear beyond 1) is then minimized between the mean and the
   median, not at the mean: on Kuhn it put calling with a queen at -1.20 where its value was
   -0.87, and the greedy responses were 0.05-0.09 worse than best responses for good.
-* ``sl_fit="aggregate"``: the average network is fitted, ``updates`` full-batch Adam steps per
+* ``sl_fit="aggregate"``: the average network is fitted, ``sl_updates`` full-batch Adam steps per
   iteration, to *every* best-response target so far summed per information set (weighted by
   the sums), instead of to minibatches of a reservoir.  The cross-entropy is linear in the
   targets, so this is the objective the reservoir's minibatches estimate, over the whole
@@ -56,6 +57,10 @@ on Kuhn, docs/deep.md): with them NFSP reaches NashConv <= 0.01 on Kuhn from 12.
   input row, updated by a few large, Adam-normalized steps, and its action values stayed near
   what the shared layers give every information set; docs/deep.md).  ``features="by_size"`` and
   ``hidden="auto"`` ask for the rule; the resolved values are reported and stored;
+* ``sl_updates`` by the game's size: 16 on small games (Kuhn's runs), 2 on larger ones, where
+  16 full-batch steps on 468 information sets took 42 of an iteration's 53 ms on ``leduc_poker``
+  and ended worse (seed 3 at 12.3 M hands: 0.442 against 0.196): the targets' mean moves slowly,
+  and 16 steps at 0.01 moved the network, and the mixture the DQNs answer, more than it;
 * ``replay`` and ``anticipatory`` by the game's size too: 50,000 transitions and eta 0.05 on
   small games (Kuhn), 200,000 and 0.1 (the former defaults) on larger ones.  On Kuhn the ring of
   200,000 (about 130 iterations of transitions) made the DQN answer a stale mixture while the
