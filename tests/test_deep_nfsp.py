@@ -145,7 +145,8 @@ def test_defaults_by_game_size(kuhn):
     """features, hidden, replay and anticipatory left at their defaults follow the game's size:
     Kuhn (12 information sets) gets one-hot inputs, one layer of 64, a ring of 50,000 and eta 0.05,
     number for number the run with those written out; Leduc (288) gets its card features, two
-    layers of 128, a ring of 200,000 and eta 0.1.  The state stores the resolved values, so a run
+    layers of 128, a ring of 200,000, eta 0.1 and one average-network step per iteration (Kuhn 16).
+    The state stores the resolved values, so a run
     with other ones is refused."""
     from zerosum.deep.nfsp import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
 
@@ -153,12 +154,12 @@ def test_defaults_by_game_size(kuhn):
     assert resolve_defaults(kuhn) == SMALL_DEFAULTS
     assert resolve_defaults(leduc) == LARGE_DEFAULTS
     assert resolve_defaults(leduc, features="onehot", hidden=(8,), replay=7) == {
-        "features": "onehot", "hidden": (8,), "replay": 7, "anticipatory": 0.1, "sl_updates": 2}
+        "features": "onehot", "hidden": (8,), "replay": 7, "anticipatory": 0.1, "sl_updates": 1}
     assert resolve_defaults(leduc, anticipatory=0.3)["anticipatory"] == 0.3
     assert resolve_defaults(kuhn, hidden="auto")["hidden"] == (64,)
     assert (SMALL_DEFAULTS["replay"], LARGE_DEFAULTS["replay"]) == (50000, 200000)
     assert (SMALL_DEFAULTS["anticipatory"], LARGE_DEFAULTS["anticipatory"]) == (0.05, 0.1)
-    assert (SMALL_DEFAULTS["sl_updates"], LARGE_DEFAULTS["sl_updates"]) == (16, 2)
+    assert (SMALL_DEFAULTS["sl_updates"], LARGE_DEFAULTS["sl_updates"]) == (16, 1)
     tiny = {k: v for k, v in TINY.items() if k not in ("hidden", "replay")}
     a = NFSPSolver(kuhn, seed=5, **tiny)
     assert a.rl["ids"].shape == (2, 50000) and a.extra_info()["options"]["replay"] == 50000
@@ -171,7 +172,7 @@ def test_defaults_by_game_size(kuhn):
     assert s.extra_info()["options"]["features"] == "auto" and s.extra_info()["options"]["hidden"] == [128, 128]
     assert s.extra_info()["options"]["replay"] == 200000 and s.extra_info()["options"]["anticipatory"] == 0.1
     assert s.feats[0].shape[1] < s.trees[0].n_infosets  # the card encoding, not one-hot
-    assert s.extra_info()["options"]["sl_updates"] == 2 and s.sl_updates == 2
+    assert s.extra_info()["options"]["sl_updates"] == 1 and s.sl_updates == 1
     assert [w.shape for w, _ in s.q_params[0]] == [(s.feats[0].shape[1], 128), (128, 128), (128, s.width)]
     with pytest.raises(ZerosumError, match="the saved run used features='auto', not 'onehot'"):
         NFSPSolver(leduc, features="onehot", **tiny).load_state_dict(s.state_dict())

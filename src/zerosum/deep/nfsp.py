@@ -20,8 +20,8 @@ The defaults differ from the paper's NFSP settings (zerosum's defaults until the
 on Kuhn, docs/deep.md): with them NFSP reaches NashConv <= 0.01 on Kuhn from 12.3 M hands on
 (0.0098 / 0.0091 / 0.0087 for seeds 1-3 at 12.3 M, 110-128 CPU s; 0.0078 / 0.0058 / 0.0044 at
 16.4 M; 0.0073-0.0116 at 4.1 M), where the paper's settings stall at 0.07-0.09; on OpenSpiel's
-``leduc_poker`` (the size rule's features, [128,128] and 2 average-network steps per iteration)
-0.178 / 0.232 / 0.181 for seeds 1-3 after 28.7 M hands (832-836 CPU s; mean 0.197), where
+``leduc_poker`` (the size rule's features, [128,128] and one average-network step per iteration)
+0.173 / 0.205 / 0.162 for seeds 1-3 after 28.7 M hands (686-719 CPU s; mean 0.180), where
 one-hot inputs stayed at 1.3-1.8, 16 average-network steps per iteration reached 0.31 (mean) in
 the same CPU, and OpenSpiel's NFSP is at about 0.8 after 16 M.
 
@@ -57,10 +57,11 @@ the same CPU, and OpenSpiel's NFSP is at about 0.8 after 16 M.
   input row, updated by a few large, Adam-normalized steps, and its action values stayed near
   what the shared layers give every information set; docs/deep.md).  ``features="by_size"`` and
   ``hidden="auto"`` ask for the rule; the resolved values are reported and stored;
-* ``sl_updates`` by the game's size: 16 on small games (Kuhn's runs), 2 on larger ones, where
+* ``sl_updates`` by the game's size: 16 on small games (Kuhn's runs), 1 on larger ones, where
   16 full-batch steps on 468 information sets took 42 of an iteration's 53 ms on ``leduc_poker``
-  and ended worse (seed 3 at 12.3 M hands: 0.442 against 0.196): the targets' mean moves slowly,
-  and 16 steps at 0.01 moved the network, and the mixture the DQNs answer, more than it;
+  and ended worse (seed 3 at 12.3 M hands: 0.442 against 0.196 with 2 steps, 0.191 with 1): the
+  targets' mean moves slowly, and 16 steps at 0.01 moved the network, and the mixture the DQNs
+  answer, more than it (mean of seeds 1-3 at 28.7 M hands: 0.197 with 2, 0.180 with 1);
 * ``replay`` and ``anticipatory`` by the game's size too: 50,000 transitions and eta 0.05 on
   small games (Kuhn), 200,000 and 0.1 (the former defaults) on larger ones.  On Kuhn the ring of
   200,000 (about 130 iterations of transitions) made the DQN answer a stale mixture while the
@@ -178,7 +179,7 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
 #: measured on ``leduc_poker`` from there on
 BY_SIZE = "by_size"
 SMALL_DEFAULTS = {"features": "onehot", "hidden": (64,), "replay": 50000, "anticipatory": 0.05, "sl_updates": 16}
-LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128), "replay": 200000, "anticipatory": 0.1, "sl_updates": 2}
+LARGE_DEFAULTS = {"features": "auto", "hidden": (128, 128), "replay": 200000, "anticipatory": 0.1, "sl_updates": 1}
 
 
 def resolve_defaults(game, features=BY_SIZE, hidden=AUTO, replay=AUTO, anticipatory=AUTO, sl_updates=AUTO) -> dict:
@@ -189,7 +190,7 @@ def resolve_defaults(game, features=BY_SIZE, hidden=AUTO, replay=AUTO, anticipat
     ``LARGE_DEFAULTS`` (the game's own features, OpenSpiel's information-state tensor or the card
     encoding, two layers of 128: measured on ``leduc_poker``, where one-hot inputs left the DQN's
     action values wrong at the many rarely reached information sets; a ring of 200,000 and eta
-    0.1, as before; 2 full-batch steps of the average network per iteration, where 16 took 80 %
+    0.1, as before; one full-batch step of the average network per iteration, where 16 took 80 %
     of an iteration's CPU and ended worse); any other value is kept."""
     g = as_compiled(game)
     large = sum(t.n_infosets for t in g.treeplexes) >= LARGE_GAME_INFOSETS
