@@ -1,5 +1,7 @@
 """NFSP on Kuhn with tiny budgets (needs the ``deep`` extra)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -209,7 +211,6 @@ def test_sl_updates_are_the_average_networks_steps(kuhn):
     old = NFSPSolver(kuhn, seed=4, sl_updates=TINY["updates"], **TINY)
     old.iterate(1)
     state = old.state_dict()
-    import json
     options = json.loads(str(state["options"]))
     del options["sl_updates"]
     state["options"] = np.array(json.dumps(options))

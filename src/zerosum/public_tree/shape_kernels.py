@@ -136,23 +136,26 @@ def _unormalize_from(src, strat, o, na, w, den):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _useg(dst, db, mc, er, src, sb, m, n):
-    """The block [n x m] at src[sb:] to rows er .. er + m - 1 of the block [n x mc] at dst[db:]."""
-    if mc == m:
+def _ustrided(dst, db, ds, src, sb, ss, m, n):
+    """n runs of m entries, run i from src[sb + i * ss:] to dst[db + i * ds:]; one copy where both
+    sides are contiguous (strides m)."""
+    if ds == m and ss == m:
         _ucopy(dst, db, src, sb, n * m)
         return
     for i in range(n):
-        _ucopy(dst, db + i * mc + er, src, sb + i * m, m)
+        _ucopy(dst, db + i * ds, src, sb + i * ss, m)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _useg(dst, db, mc, er, src, sb, m, n):
+    """The block [n x m] at src[sb:] to rows er .. er + m - 1 of the block [n x mc] at dst[db:]."""
+    _ustrided(dst, db + er, mc, src, sb, m, m, n)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _ugather(dst, db, src, sb, mc, er, m, n):
     """Rows er .. er + m - 1 of the block [n x mc] at src[sb:] to the block [n x m] at dst[db:]."""
-    if mc == m:
-        _ucopy(dst, db, src, sb, n * m)
-        return
-    for i in range(n):
-        _ucopy(dst, db + i * m, src, sb + i * mc + er, m)
+    _ustrided(dst, db, m, src, sb + er, mc, m, n)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
