@@ -33,7 +33,42 @@ def shape_strategy(kind, player, n_children, mult, koff, q, n_q, src, strat, den
     for s in range(len(kind)):
         if kind[s] != 0 or player[s] != q:
             continue
-        _normalize(src, strat, koff[s], n_children[s], mult[s] * n_q, den)
+        na, w = n_children[s], mult[s] * n_q
+        if na == 2 or na == 3:
+            _unormalize_sweep(src, strat, koff[s], na, w)
+        else:
+            _normalize(src, strat, koff[s], na, w, den)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _unormalize_sweep(src, strat, o, na, w):
+    """:func:`_normalize` at a node of 2 or 3 actions in one sweep (the same operations per entry,
+    in the same order)."""
+    uw = uint64(w)
+    b0 = uint64(o)
+    b1 = b0 + uw
+    b2 = b1 + uw
+    u1 = 1.0 / na
+    if na == 2:
+        for x in range(uw):
+            p0 = max(src[b0 + x], 0.0)
+            p1 = max(src[b1 + x], 0.0)
+            t = (0.0 + p0) + p1
+            uni = 0.0 if t > 0.0 else u1
+            d = t if t > 0.0 else 1.0
+            strat[b0 + x] = p0 / d + uni
+            strat[b1 + x] = p1 / d + uni
+        return
+    for x in range(uw):
+        p0 = max(src[b0 + x], 0.0)
+        p1 = max(src[b1 + x], 0.0)
+        p2 = max(src[b2 + x], 0.0)
+        t = ((0.0 + p0) + p1) + p2
+        uni = 0.0 if t > 0.0 else u1
+        d = t if t > 0.0 else 1.0
+        strat[b0 + x] = p0 / d + uni
+        strat[b1 + x] = p1 / d + uni
+        strat[b2 + x] = p2 / d + uni
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -133,6 +168,83 @@ def _unormalize_from(src, strat, o, na, w, den):
         b = uint64(o + a * w)
         for x in range(uw):
             strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _usource(kind, entries, vrow, edge_child, e, a, wp, width, tv, val):
+    """Where the values of edge e's child (action a) are: tv's block a (a terminal, or a child with
+    several entries, gathered there) or the child's own rows in val."""
+    c = edge_child[e]
+    if kind[c] >= FOLD or entries[c] > 1:
+        return tv, uint64(a * wp)
+    return val, uint64(vrow[c] * width)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _uregret(r, i, cfv, v, pre, pos, neg, floor):
+    """:func:`zerosum.solvers.cfr.regret_update` on one entry (as :func:`_uregret_den`); returns the
+    positive part of the regret as stored."""
+    y = r[i] * pre + (cfv - v)
+    y = y * (pos if y >= 0.0 else neg)
+    r[i] = 0.0 if (floor and y < 0.0) else y  # noqa: FURB136 (-0.0 kept, as regret_update)
+    return max(r[i], 0.0)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _usum(val, ub, uw, g0, q0, g1, q1, g2, q2, na):
+    """val = the sum of 2 or 3 actions' values in one sweep (as a copy and adds would)."""
+    if na == 2:
+        for x in range(uw):
+            val[ub + x] = g0[q0 + x]
+            val[ub + x] = val[ub + x] + g1[q1 + x]
+        return
+    for x in range(uw):
+        val[ub + x] = g0[q0 + x]
+        val[ub + x] = val[ub + x] + g1[q1 + x]
+        val[ub + x] = val[ub + x] + g2[q2 + x]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _uown_update(val, ub, uw, strat, regrets, sb, g0, q0, g1, q1, g2, q2, na, pre, pos, neg, floor):
+    """At a node of 2 or 3 actions, the node's values, regret updates and the rebuilt strategy in
+    one sweep (each action's value read once), the same operations per entry, in the same order,
+    as the separate loops (val, :func:`_uregret_den`, :func:`_unormalize_from`); stores are read
+    back where the loops read them (a float32 array rounds what it holds)."""
+    s1 = sb + uw
+    s2 = s1 + uw
+    u1 = 1.0 / na
+    if na == 2:
+        for x in range(uw):
+            a0 = g0[q0 + x]
+            a1 = g1[q1 + x]
+            val[ub + x] = 0.0 + strat[sb + x] * a0
+            val[ub + x] = val[ub + x] + strat[s1 + x] * a1
+            v = val[ub + x]
+            p0 = _uregret(regrets, sb + x, a0, v, pre, pos, neg, floor)
+            p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
+            t = (0.0 + p0) + p1
+            uni = 0.0 if t > 0.0 else u1
+            d = t if t > 0.0 else 1.0
+            strat[sb + x] = p0 / d + uni
+            strat[s1 + x] = p1 / d + uni
+        return
+    for x in range(uw):
+        a0 = g0[q0 + x]
+        a1 = g1[q1 + x]
+        a2 = g2[q2 + x]
+        val[ub + x] = 0.0 + strat[sb + x] * a0
+        val[ub + x] = val[ub + x] + strat[s1 + x] * a1
+        val[ub + x] = val[ub + x] + strat[s2 + x] * a2
+        v = val[ub + x]
+        p0 = _uregret(regrets, sb + x, a0, v, pre, pos, neg, floor)
+        p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
+        p2 = _uregret(regrets, s2 + x, a2, v, pre, pos, neg, floor)
+        t = ((0.0 + p0) + p1) + p2
+        uni = 0.0 if t > 0.0 else u1
+        d = t if t > 0.0 else 1.0
+        strat[sb + x] = p0 / d + uni
+        strat[s1 + x] = p1 / d + uni
+        strat[s2 + x] = p2 / d + uni
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -371,19 +483,25 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
                 _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
                             n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin,
                             rout, tt)
+        ub = uint64(b)
+        uw = uint64(wp)
+        if na == 2 or na == 3:  # one sweep (see _uown_update)
+            g0, q0 = _usource(kind, entries, vrow, edge_child, e0, 0, wp, width, tv, val)
+            g1, q1 = _usource(kind, entries, vrow, edge_child, e0 + 1, 1, wp, width, tv, val)
+            g2, q2 = _usource(kind, entries, vrow, edge_child, e0 + na - 1, na - 1, wp, width, tv, val)
+            if not mine:
+                _usum(val, ub, uw, g0, q0, g1, q1, g2, q2, na)
+                continue
+            _uown_update(val, ub, uw, strat_p, regrets_p, uint64(o), g0, q0, g1, q1, g2, q2, na, pre, pos, neg, floor)
+            continue
         if not mine:
             for a in range(na):
-                c = edge_child[e0 + a]
-                inv = kind[c] >= FOLD or entries[c] > 1
-                src = tv if inv else val
-                cv = a * wp if inv else vrow[c] * width
+                src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
                 if a == 0:
                     _ucopy(val, b, src, cv, wp)
                 else:
                     _uadd(val, b, src, cv, wp)
             continue
-        ub = uint64(b)
-        uw = uint64(wp)
         for x in range(uw):
             val[ub + x] = 0.0
         for a in range(na):
@@ -408,6 +526,59 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
     for i in range(n_p):
         out += range_p[i] * val[i]
     return out
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _nsource(kind, entries, vrow, edge_child, e, a, w, width, tv, v0, v1, e0):
+    """Where edge e's child (action a) has its three NashConv value vectors (v0, v1, e0): tv's
+    blocks (a terminal: its e0 is its v1; a child with several entries: gathered there) or the
+    child's own rows."""
+    c = edge_child[e]
+    t = uint64(3 * a * w)
+    uw = uint64(w)
+    if kind[c] >= FOLD:
+        return tv, t, tv, t + uw, tv, t + uw
+    if entries[c] > 1:
+        return tv, t, tv, t + uw, tv, t + uw + uw
+    b = uint64(vrow[c] * width)
+    return v0, b, v1, b, e0, b
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, y0, b1, y1, b2, y2, c0, z0, c1, z1,
+              c2, z2):
+    """At a node of 2 or 3 children, its three NashConv value vectors in one sweep: v0 (player 1's
+    best response: the max at player 1's nodes, the sum elsewhere), v1 (player 0's: the max at
+    player 0's), e0 (player 0's expected values: its strategy's mean at its nodes, the sum
+    elsewhere), the same operations per entry, in the same order, as the separate loops."""
+    if q == 0:
+        s0 = uint64(o)
+        s1 = s0 + uw
+        s2 = s1 + uw
+        if na == 2:
+            for x in range(uw):
+                v0[ub + x] = a0[x0 + x] + a1[x1 + x]
+                v1[ub + x] = max(b0[y0 + x], b1[y1 + x])
+                e0[ub + x] = (0.0 + strat0[s0 + x] * c0[z0 + x]) + strat0[s1 + x] * c1[z1 + x]
+            return
+        for x in range(uw):
+            v0[ub + x] = (a0[x0 + x] + a1[x1 + x]) + a2[x2 + x]
+            v1[ub + x] = max(max(b0[y0 + x], b1[y1 + x]), b2[y2 + x])
+            e0[ub + x] = ((0.0 + strat0[s0 + x] * c0[z0 + x]) + strat0[s1 + x] * c1[z1 + x]) + strat0[s2 + x] * c2[z2 + x]
+        return
+    best = q == 1
+    if na == 2:
+        for x in range(uw):
+            g, h = a0[x0 + x], a1[x1 + x]
+            v0[ub + x] = max(g, h) if best else g + h
+            v1[ub + x] = b0[y0 + x] + b1[y1 + x]
+            e0[ub + x] = c0[z0 + x] + c1[z1 + x]
+        return
+    for x in range(uw):
+        g, h, k = a0[x0 + x], a1[x1 + x], a2[x2 + x]
+        v0[ub + x] = max(max(g, h), k) if best else (g + h) + k
+        v1[ub + x] = (b0[y0 + x] + b1[y1 + x]) + b2[y2 + x]
+        e0[ub + x] = (c0[z0 + x] + c1[z1 + x]) + c2[z2 + x]
 
 
 @njit(cache=True, error_model="numpy")
@@ -510,18 +681,18 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             else:
                 _uterminals(r_0, m, 0, fold, row_player, row_stake, row_board, r1, p1[s], tv, t + w, n, n, evaluator,
                             weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
-            _ucopy(tv, t + 2 * w, tv, t + w, w)
         ub = uint64(b)
         uw = uint64(w)
+        if na == 2 or na == 3:  # one sweep (see _unash_up)
+            a0, x0, b0, y0, c0, z0 = _nsource(kind, entries, vrow, edge_child, f0, 0, w, width, tv, v0, v1, e0)
+            a1, x1, b1, y1, c1, z1 = _nsource(kind, entries, vrow, edge_child, f0 + 1, 1, w, width, tv, v0, v1, e0)
+            a2, x2, b2, y2, c2, z2 = _nsource(kind, entries, vrow, edge_child, f0 + na - 1, na - 1, w, width, tv, v0,
+                                              v1, e0)
+            _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, y0, b1, y1, b2, y2, c0, z0, c1,
+                      z1, c2, z2)
+            continue
         for a in range(na):
-            c = edge_child[f0 + a]
-            inv = kind[c] >= FOLD or entries[c] > 1
-            src = tv if inv else v0
-            c0 = uint64(3 * a * w) if inv else uint64(vrow[c] * width)
-            c1 = c0 + uw if inv else c0
-            ce = c0 + 2 * uw if inv else c0
-            s1 = tv if inv else v1
-            se = tv if inv else e0
+            src, c0, s1, c1, se, ce = _nsource(kind, entries, vrow, edge_child, f0 + a, a, w, width, tv, v0, v1, e0)
             if a == 0:
                 _ucopy(v0, b, src, c0, w)
                 _ucopy(v1, b, s1, c1, w)
@@ -543,10 +714,7 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             for x in range(uw):
                 e0[ub + x] = 0.0
             for a in range(na):
-                c = edge_child[f0 + a]
-                inv = kind[c] >= FOLD or entries[c] > 1
-                se = tv if inv else e0
-                ce = uint64(3 * a * w + 2 * w) if inv else uint64(vrow[c] * width)
+                _, _, _, _, se, ce = _nsource(kind, entries, vrow, edge_child, f0 + a, a, w, width, tv, v0, v1, e0)
                 sb = uint64(o + a * w)
                 for x in range(uw):
                     e0[ub + x] += strat0[sb + x] * se[ce + x]
