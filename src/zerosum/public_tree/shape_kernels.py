@@ -492,7 +492,11 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             if not mine:
                 _usum(val, ub, uw, g0, q0, g1, q1, g2, q2, na)
                 continue
-            _uown_update(val, ub, uw, strat_p, regrets_p, uint64(o), g0, q0, g1, q1, g2, q2, na, pre, pos, neg, floor)
+            if floor:  # (a constant in each copy: no test per entry)
+                _uown_update(val, ub, uw, strat_p, regrets_p, uint64(o), g0, q0, g1, q1, g2, q2, na, pre, pos, neg, True)
+            else:
+                _uown_update(val, ub, uw, strat_p, regrets_p, uint64(o), g0, q0, g1, q1, g2, q2, na, pre, pos, neg,
+                             False)
             continue
         if not mine:
             for a in range(na):
