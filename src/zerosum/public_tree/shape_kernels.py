@@ -47,6 +47,13 @@ def shape_strategy(kind, player, n_children, mult, koff, q, n_q, src, strat, den
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _match(t, u1):
+    """Regret matching's (denominator, uniform part) for a sum t of positive parts: (t, 0), or
+    (1, 1 / na) where nothing is positive (as :func:`_denominators`)."""
+    return (t, 0.0) if t > 0.0 else (1.0, u1)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _unormalize_sweep(src, strat, o, na, w):
     """:func:`_normalize` at a node of 2 or 3 actions in one sweep (the same operations per entry,
     in the same order)."""
@@ -60,8 +67,7 @@ def _unormalize_sweep(src, strat, o, na, w):
             p0 = max(src[b0 + x], 0.0)
             p1 = max(src[b1 + x], 0.0)
             t = (0.0 + p0) + p1
-            uni = 0.0 if t > 0.0 else u1
-            d = t if t > 0.0 else 1.0
+            d, uni = _match(t, u1)
             strat[b0 + x] = p0 / d + uni
             strat[b1 + x] = p1 / d + uni
         return
@@ -70,8 +76,7 @@ def _unormalize_sweep(src, strat, o, na, w):
         p1 = max(src[b1 + x], 0.0)
         p2 = max(src[b2 + x], 0.0)
         t = ((0.0 + p0) + p1) + p2
-        uni = 0.0 if t > 0.0 else u1
-        d = t if t > 0.0 else 1.0
+        d, uni = _match(t, u1)
         strat[b0 + x] = p0 / d + uni
         strat[b1 + x] = p1 / d + uni
         strat[b2 + x] = p2 / d + uni
@@ -229,8 +234,7 @@ def _uown_update(val, ub, uw, strat, regrets, sb, g0, q0, g1, q1, g2, q2, na, pr
             p0 = _uregret(regrets, sb + x, a0, v, pre, pos, neg, floor)
             p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
             t = (0.0 + p0) + p1
-            uni = 0.0 if t > 0.0 else u1
-            d = t if t > 0.0 else 1.0
+            d, uni = _match(t, u1)
             strat[sb + x] = p0 / d + uni
             strat[s1 + x] = p1 / d + uni
         return
@@ -246,8 +250,7 @@ def _uown_update(val, ub, uw, strat, regrets, sb, g0, q0, g1, q1, g2, q2, na, pr
         p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
         p2 = _uregret(regrets, s2 + x, a2, v, pre, pos, neg, floor)
         t = ((0.0 + p0) + p1) + p2
-        uni = 0.0 if t > 0.0 else u1
-        d = t if t > 0.0 else 1.0
+        d, uni = _match(t, u1)
         strat[sb + x] = p0 / d + uni
         strat[s1 + x] = p1 / d + uni
         strat[s2 + x] = p2 / d + uni
@@ -515,21 +518,15 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
         for x in range(uw):
             val[ub + x] = 0.0
         for a in range(na):
-            c = edge_child[e0 + a]
             sb = uint64(o + a * wp)
-            inv = kind[c] >= FOLD or entries[c] > 1
-            src = tv if inv else val
-            cv = uint64(a * wp if inv else vrow[c] * width)
+            src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
             for x in range(uw):
                 val[ub + x] += strat_p[sb + x] * src[cv + x]
         for x in range(uw):
             den[x] = 0.0
         for a in range(na):
-            c = edge_child[e0 + a]
             sb = uint64(o + a * wp)
-            inv = kind[c] >= FOLD or entries[c] > 1
-            src = tv if inv else val
-            cv = uint64(a * wp if inv else vrow[c] * width)
+            src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
             _uregret_den(regrets_p, sb, src, cv, val, ub, uw, pre, pos, neg, floor, den)
         _unormalize_from(regrets_p, strat_p, o, na, wp, den)
     out = 0.0
