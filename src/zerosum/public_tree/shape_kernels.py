@@ -31,8 +31,15 @@ from numba import njit, uint64
 from .form import DECISION, FOLD
 from .kernels import _terminal
 
+#: the passes: compiled without Numba's reference counting (``_nrt=False``, the jit option that turns
+#: the runtime off).  They allocate nothing and return no array, so counting only costs: each helper
+#: inlined into a loop over shape nodes counts its array arguments up and down (atomic operations,
+#: a few thousand per pass that the pruning pass leaves where a loop separates them), 8 % of an
+#: iteration of poker 13x4x8 in a profile; without them the same code runs 8-10 % faster.
+_pass = njit(cache=True, error_model="numpy", _nrt=False)
 
-@njit(cache=True, error_model="numpy")
+
+@_pass
 def shape_strategy(kind, player, n_children, mult, koff, q, n_q, src, strat, den):
     """``strat`` = regret matching (normalization) of ``src`` at every shape node of player q, as
     :func:`zerosum.public_tree.kernels._denominators` computes it."""
@@ -373,7 +380,7 @@ def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, v
             v[vb + i * m + u] = rout[0, i]
 
 
-@njit(cache=True, error_model="numpy")
+@_pass
 def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
                  row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength, rowc,
                  p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, avg_o, averages, pre, pos, neg,
@@ -588,7 +595,7 @@ def _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, 
         e0[ub + x] = (c0[z0 + x] + c1[z1 + x]) + c2[z2 + x]
 
 
-@njit(cache=True, error_model="numpy")
+@_pass
 def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
                     row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
                     rowc, range0, range1, strat0, strat1, width, r0, r1, v0, v1, e0, cs, rin, rout, tt, ty, tv, at):
