@@ -542,6 +542,26 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
     return out
 
 
+@_pass
+def shape_iteration(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
+                    row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
+                    rowc, range0, range1, regrets0, regrets1, strat0, strat1, avg0, avg1, avg_weight, pre, pos, neg,
+                    floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
+    """One iteration of alternating updates, both players' :func:`shape_update` passes in one call
+    (one crossing from Python instead of two: each costs the unboxing of some fifty arguments):
+    player 0's pass grows both players' average sums (``averages`` 1), player 1's then none (2).
+    Returns (player 0's value, player 1's value) as the two passes do."""
+    v0 = shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
+                      row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start,
+                      strength, rowc, 0, range0, range1, regrets0, strat0, strat1, avg0, avg_weight, avg1, 1, pre,
+                      pos, neg, floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt)
+    v1 = shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
+                      row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start,
+                      strength, rowc, 1, range1, range0, regrets1, strat1, strat0, avg1, avg_weight, avg0, 2, pre,
+                      pos, neg, floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt)
+    return v0, v1
+
+
 @njit(cache=True, inline="always", error_model="numpy")
 def _nsource(kind, entries, vrow, edge_child, e, a, w, width, tv, v0, v1, e0):
     """Where edge e's child (action a) has its three NashConv value vectors (v0, v1, e0): tv's

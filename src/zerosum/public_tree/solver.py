@@ -166,16 +166,14 @@ class ShapeWorkspace:
                                      src, out, self.den)
         return out
 
-    def update(self, p: int, regrets_p, strat_p, strat_o, avg_p, weight: float, rule, avg_o=None,
-               averages: int = 0) -> float:
-        """One pass for p; ``averages`` as :func:`~zerosum.public_tree.shape_kernels.shape_update`
-        has it (1: the opponent's average sums ``avg_o`` grow too; 2: p's grew in the pass before)."""
+    def iteration(self, regrets, strategies, average, weight: float, rule) -> None:
+        """One iteration, both players' passes (:func:`~zerosum.public_tree.shape_kernels.shape_iteration`):
+        the regrets, the stored strategies and the average sums of both players (kernel layout)."""
         pre, pos, neg, floor = rule
-        avg_o = avg_p if avg_o is None else avg_o
-        return shape_kernels.shape_update(*self.args, p, self.ranges[p], self.ranges[1 - p], regrets_p, strat_p,
-                                          strat_o, avg_p, float(weight), avg_o, int(averages), float(pre), float(pos),
-                                          float(neg), bool(floor), self.width, self.opp, self.own, self.val, self.den, self.cs,
-                                          self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
+        shape_kernels.shape_iteration(*self.args, self.ranges[0], self.ranges[1], regrets[0], regrets[1], strategies[0],
+                                      strategies[1], average[0], average[1], float(weight), float(pre), float(pos),
+                                      float(neg), bool(floor), self.width, self.opp, self.own, self.val, self.den,
+                                      self.cs, self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
 
     def nash_conv(self, src, strategies=None) -> dict:
         """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64; ``strategies``:
@@ -267,13 +265,12 @@ class PublicTreeCFR(CFRSolver):
             self.iteration += 1
             self.begin_iteration()
             w = self.average_weight()
+            if self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
+                ws.iteration(self.regrets, self.stored, self.average, w, self.regret_rule())
+                self.nodes_touched += 2 * ws.visited
+                continue
             for p in (0, 1):
-                rule = self.regret_rule()
-                if self.shapes is not None:  # player 1's average grows in player 0's pass (the same sums)
-                    ws.update(p, self.regrets[p], self.stored[p], self.stored[1 - p], self.average[p], w, rule,
-                              self.average[1], 1 if p == 0 else 2)
-                else:
-                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
+                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, self.regret_rule())
                 self.nodes_touched += ws.visited
 
     def in_form_layout(self, arrays) -> list:
