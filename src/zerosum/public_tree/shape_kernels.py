@@ -21,7 +21,8 @@ At a node of 2 or 3 children (every betting node of the poker family and of hold
 is one sweep over the block with the actions inside (:func:`_uown_update`, :func:`_usum`,
 :func:`_unash_up`, :func:`_unormalize_sweep`): each child's values and each regret read once
 instead of once per loop, the same operations per entry in the same order as the loops of the
-general case, so the figures do not change.
+general case, so the figures do not change.  An iteration is one call (:func:`shape_iteration`:
+both players' passes), and the passes run without Numba's reference counting (see ``_pass``).
 """
 
 from __future__ import annotations
