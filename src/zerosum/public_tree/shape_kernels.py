@@ -62,6 +62,23 @@ def _match(t, u1):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _match2(strat, i0, i1, p0, p1, u1):
+    """strat at entries i0, i1 = regret matching of the positive parts p0, p1 (:func:`_match`)."""
+    d, uni = _match((0.0 + p0) + p1, u1)
+    strat[i0] = p0 / d + uni
+    strat[i1] = p1 / d + uni
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _match3(strat, i0, i1, i2, p0, p1, p2, u1):
+    """:func:`_match2` for three actions."""
+    d, uni = _match(((0.0 + p0) + p1) + p2, u1)
+    strat[i0] = p0 / d + uni
+    strat[i1] = p1 / d + uni
+    strat[i2] = p2 / d + uni
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _unormalize_sweep(src, strat, o, na, w):
     """:func:`_normalize` at a node of 2 or 3 actions in one sweep (the same operations per entry,
     in the same order)."""
@@ -74,20 +91,13 @@ def _unormalize_sweep(src, strat, o, na, w):
         for x in range(uw):
             p0 = max(src[b0 + x], 0.0)
             p1 = max(src[b1 + x], 0.0)
-            t = (0.0 + p0) + p1
-            d, uni = _match(t, u1)
-            strat[b0 + x] = p0 / d + uni
-            strat[b1 + x] = p1 / d + uni
+            _match2(strat, b0 + x, b1 + x, p0, p1, u1)
         return
     for x in range(uw):
         p0 = max(src[b0 + x], 0.0)
         p1 = max(src[b1 + x], 0.0)
         p2 = max(src[b2 + x], 0.0)
-        t = ((0.0 + p0) + p1) + p2
-        d, uni = _match(t, u1)
-        strat[b0 + x] = p0 / d + uni
-        strat[b1 + x] = p1 / d + uni
-        strat[b2 + x] = p2 / d + uni
+        _match3(strat, b0 + x, b1 + x, b2 + x, p0, p1, p2, u1)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -241,10 +251,7 @@ def _uown_update(val, ub, uw, strat, regrets, sb, g0, q0, g1, q1, g2, q2, na, pr
             v = val[ub + x]
             p0 = _uregret(regrets, sb + x, a0, v, pre, pos, neg, floor)
             p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
-            t = (0.0 + p0) + p1
-            d, uni = _match(t, u1)
-            strat[sb + x] = p0 / d + uni
-            strat[s1 + x] = p1 / d + uni
+            _match2(strat, sb + x, s1 + x, p0, p1, u1)
         return
     for x in range(uw):
         a0 = g0[q0 + x]
@@ -257,11 +264,7 @@ def _uown_update(val, ub, uw, strat, regrets, sb, g0, q0, g1, q1, g2, q2, na, pr
         p0 = _uregret(regrets, sb + x, a0, v, pre, pos, neg, floor)
         p1 = _uregret(regrets, s1 + x, a1, v, pre, pos, neg, floor)
         p2 = _uregret(regrets, s2 + x, a2, v, pre, pos, neg, floor)
-        t = ((0.0 + p0) + p1) + p2
-        d, uni = _match(t, u1)
-        strat[sb + x] = p0 / d + uni
-        strat[s1 + x] = p1 / d + uni
-        strat[s2 + x] = p2 / d + uni
+        _match3(strat, sb + x, s1 + x, s2 + x, p0, p1, p2, u1)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
