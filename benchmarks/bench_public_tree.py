@@ -35,7 +35,8 @@ from zerosum import load_game
 from zerosum.compiled import compile_game
 from zerosum.evaluation import nash_conv_of_plans
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.solver import Workspace, public_solver
+from zerosum.public_tree.passes import Workspace
+from zerosum.public_tree.solver import public_solver
 from zerosum.solvers import SOLVERS
 
 

@@ -4,7 +4,7 @@
 
 Solves the limit hold'em turn subgame (full uniform ranges) with DCFR in one process
 (:mod:`zerosum.public_tree.solver`) and split at the river card over ``--workers`` Ray actors
-(:mod:`zerosum.distributed.split_solver`), the same iterations, after one warm-up iteration each
+(:mod:`zerosum.public_tree.split`), the same iterations, after one warm-up iteration each
 (Numba compilation).  The two alternate in ``--rounds`` rounds of ``--iterations`` each (so a
 change in the machine's load hits both); the load average is printed with the figures.
 Prints per-iteration wall times (median over all rounds), their ratio (and each round's), bytes the driver
@@ -51,7 +51,7 @@ def main() -> None:
 
     import ray
 
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
     from zerosum.games.holdem import HoldemGame
     from zerosum.public_tree.compile import public_tree
     from zerosum.public_tree.solver import public_solver
@@ -124,7 +124,7 @@ def split_only(args, tree, compile_s: float) -> None:
 
     import ray
 
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
 
     t0 = time.perf_counter()
     split = split_solver("dcfr", tree, args.workers, checkpoint_every=10 ** 9, dtype=args.dtype)

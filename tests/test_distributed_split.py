@@ -33,7 +33,7 @@ def trees():
 @pytest.mark.parametrize("game", ["turn", "13x4"])
 @pytest.mark.parametrize("algorithm", ["cfr+", "dcfr"])
 def test_split_equals_single_process(ray_local, trees, game, algorithm):
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
 
     tree = trees[game]
     single = public_solver(algorithm, tree)
@@ -60,7 +60,7 @@ def test_split_equals_single_process(ray_local, trees, game, algorithm):
 def test_compiled_graph_equals_plain_actor_calls(ray_local, trees):
     """Each pass goes through one Ray compiled graph (its fallback: plain actor calls): the two
     paths give the same sums bit for bit, and the graph is really used where Ray has it."""
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
 
     sums = []
     for compiled in (True, False):
@@ -84,7 +84,7 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
     """float32 sums (the flop's memory): the same passes in float32 as one process's float32 run,
     evaluated in float64 as there; float32 rounding differs from float64 by ~1e-6, so a wrong
     dtype anywhere (a float64 buffer on the update path) would show at 1e-9."""
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
 
     tree = trees[game]
     single = public_solver("dcfr", tree, dtype="float32")
@@ -110,7 +110,7 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
 
 
 def test_killed_actor_restarts_from_checkpoint(ray_local, trees):
-    from zerosum.distributed.split_solver import split_solver
+    from zerosum.public_tree.split import split_solver
 
     tree = trees["13x4"]
     single = public_solver("dcfr", tree)
@@ -176,6 +176,6 @@ def test_ray_errors_are_one_line(ray_local):
     r = _solve("-n", "1", "--ray", "auto", "--workers", "3")  # the test's instance has 2 CPUs: no hang
     assert r.exit_code == 1 and "has 2 CPUs, fewer than --workers 3" in r.output
     with pytest.raises(ZerosumError, match="no public chance"):
-        from zerosum.distributed.split_solver import split_solver
+        from zerosum.public_tree.split import split_solver
 
         split_solver("cfr+", public_tree(HoldemGame("Ks7d2c9h3s", range0="AA", range1="KK")), 2)

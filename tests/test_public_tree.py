@@ -170,7 +170,7 @@ def test_rank_evaluator_equals_dense_matrices(params):
     sums = [rng.random(n) * (rng.random(n) < 0.8) for n in fast.infoset_actions()]
     for mode in (0, 1, 2):  # UPDATE also compares every regret written
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
-        from zerosum.public_tree.solver import Workspace
+        from zerosum.public_tree.passes import Workspace
 
         wa, wb = Workspace(fast, np.float64, per_node=True), Workspace(dense, np.float64, per_node=True)
         for p in (0, 1):
@@ -187,7 +187,7 @@ def test_public_chance_sampling_is_unbiased():
     import itertools
 
     from zerosum.public_tree import kernels
-    from zerosum.public_tree.solver import Workspace
+    from zerosum.public_tree.passes import Workspace
 
     tree = public_tree(load_game("poker"))
     chance = np.flatnonzero(tree.kind == 1)
@@ -221,7 +221,7 @@ def test_public_chance_sampling_is_unbiased():
 def test_depth_first_pass_equals_breadth_order_pass(params):
     """The solvers' depth-first traversal against the per-node one: every mode, sampling too."""
     from zerosum.games.holdem import HoldemGame
-    from zerosum.public_tree.solver import Workspace
+    from zerosum.public_tree.passes import Workspace
 
     game = HoldemGame(board="Ks7d2c9h", range0="22+,A2s+,KTo+", range1="88+,AJs+,KQo,T9s,76s") \
         if params == "holdem" else load_game("poker", **params)
@@ -284,7 +284,7 @@ def test_fused_best_response_and_value_equal_the_separate_passes(params):
     responses and the value in one traversal) give what the BEST_RESPONSE and EXPECT passes give,
     on any strategies."""
     from zerosum.public_tree import kernels
-    from zerosum.public_tree.solver import Workspace
+    from zerosum.public_tree.passes import Workspace
 
     tree = public_tree(load_game("poker", **params))
     rng = np.random.default_rng(3)

@@ -11,7 +11,8 @@ from zerosum.errors import ZerosumError
 from zerosum.evaluation import evaluate
 from zerosum.games.holdem import HoldemGame
 from zerosum.public_tree.form import PublicTree
-from zerosum.public_tree.solver import Workspace, public_solver
+from zerosum.public_tree.passes import Workspace
+from zerosum.public_tree.solver import public_solver
 from zerosum.solvers import SOLVERS
 
 

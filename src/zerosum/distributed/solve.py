@@ -37,7 +37,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     from ..public_tree.cli_support import public_result, resume_and_run
     from ..public_tree.compile import public_tree_with_progress
     from .ray_runtime import check_workers, start
-    from .split_solver import split_solver
+    from ..public_tree.split import split_solver
 
     check_workers(workers)
     if simultaneous:

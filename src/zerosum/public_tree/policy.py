@@ -121,6 +121,6 @@ class PublicPolicy:
         return cls.from_sums(tree, probs)
 
     def evaluate(self) -> dict:
-        from .solver import nash_conv_public
+        from .passes import nash_conv_public
 
         return nash_conv_public(self.tree, self.probs)

@@ -1,0 +1,204 @@
+"""What one pass over the public tree needs besides the solver's arrays, and the Python side of
+each call into the kernels: :class:`Workspace` (the per-node and depth-first passes of
+:mod:`zerosum.public_tree.kernels`), :class:`ShapeWorkspace` (the shape-tree pass of
+:mod:`zerosum.public_tree.shape_kernels`) and :func:`nash_conv_public` (exact NashConv of
+strategies read from regrets or sums).  Solvers hold a workspace; tests and benchmarks make one.
+
+May import: numpy, the form (:mod:`.form`, :mod:`.shapes`, :mod:`.terminals`) and the kernels.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels, shape_kernels
+from .form import FOLD, PublicTree
+from .shapes import rank_rows, shape_tree
+from .terminals import RANKS
+
+
+class Workspace:
+    """What one pass needs besides the solver's arrays.  ``per_node=True`` keeps a value vector per
+    public node (breadth-order traversal, ``val[node, hand]`` readable after a pass); the default
+    depth-first traversal keeps vectors per depth only."""
+
+    def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False):
+        width = max(tree.n_hands)
+        self.per_node = per_node
+        if per_node:
+            # one buffer holds the opponent's reach on the way down and the values on the way up
+            self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
+            self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
+        self.max_depth = int(kernels.tree_depth(tree.parent))
+        self.max_actions = int(tree.n_children.max())
+        self.width = width
+        self.dtype = np.dtype(dtype)
+        self.cs = np.zeros(52, dtype=dtype)
+        self.tree = tree
+        self.args = (tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake, tree.offset,
+                     *tree.terminals.kernel_args())
+        self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
+        self.empty = np.zeros(0, dtype=dtype)
+        self.no_sample = np.zeros(0, dtype=np.int64)
+        self.active = np.zeros(0, dtype=np.int8)
+        self.iw = np.zeros(0, dtype=np.float64)
+        self.visited = 0
+
+    def nbytes(self) -> int:
+        """Working memory of a pass: per node (per_node) or per depth."""
+        if self.per_node:
+            return self.val.nbytes + self.own.nbytes
+        per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
+        return (self.max_depth + 1) * per_depth
+
+    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
+             regrets_p=None, predict: int = 0, pscale: float = 1.0) -> float:
+        pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
+        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
+        avg = self.empty if avg_p is None else avg_p
+        sample = self.no_sample if sample is None else sample
+        if not self.per_node:
+            value, self.visited = kernels.walk_dfs(
+                *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), float(pre),
+                float(pos), float(neg), bool(floor), self.max_depth, self.max_actions, self.cs, sample,
+                src_p if regrets_p is None else regrets_p, int(predict), float(pscale))
+            return value
+        if predict:
+            raise AssertionError("predictive updates run on the depth-first pass")
+        if len(sample) and len(self.active) != self.tree.n_nodes:
+            self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
+            self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
+        value = kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight),
+                             float(pre), float(pos), float(neg), bool(floor), self.opp[:, :n_o], self.own[:, :n_p],
+                             self.val[:, :n_p], self.cs, sample, self.active, self.iw)
+        self.visited = int(self.active.sum()) if len(sample) else self.tree.n_nodes
+        return value
+
+
+    def best_response_and_value(self, p: int, src_p, src_o) -> tuple[float, float]:
+        """The BEST_RESPONSE and EXPECT passes of player p in one per-node pass (see the kernel)."""
+        if self.own.shape[0] != self.tree.n_nodes:  # an evaluation-only workspace: a second buffer once
+            self.own = np.zeros_like(self.val)
+        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
+        br, value = kernels.best_response_and_value(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o,
+                                                    self.opp[:, :n_o], self.val[:, :n_p], self.own[:, :n_p], self.cs)
+        self.visited = 2 * self.tree.n_nodes
+        return br, value
+
+
+    def nash_conv_passes(self, src0, src1) -> tuple[float, float, float]:
+        """Both best responses and player 0's value in one per-node traversal (see the kernel; a
+        third per-node buffer, made once)."""
+        if self.own.shape[0] != self.tree.n_nodes:
+            self.own = np.zeros_like(self.val)
+        if getattr(self, "third", None) is None:
+            self.third = np.zeros_like(self.val)
+        n = self.tree.n_hands[0]
+        br0, br1, value = kernels.nash_conv_passes(*self.args, self.ranges[0], self.ranges[1], src0, src1,
+                                                   self.val[:, :n], self.own[:, :n], self.third[:, :n], self.cs)
+        self.visited = self.tree.n_nodes
+        return br0, br1, value
+
+
+class ShapeWorkspace:
+    """Buffers of the shape-tree pass (:mod:`zerosum.public_tree.shape_kernels`): a vector per
+    public node, as the per-node pass, grouped by shape node; the solver's arrays are in the
+    kernel layout of :mod:`zerosum.public_tree.shapes`."""
+
+    per_node = True
+
+    def __init__(self, tree: PublicTree, dtype):
+        self.tree = tree
+        self.shapes = sh = shape_tree(tree)
+        self.dtype = np.dtype(dtype)
+        self.width = width = max(tree.n_hands)
+        rows = max(sh.inner_rows, 1)
+        self.opp, self.own, self.val = (np.zeros(rows * width, dtype=dtype) for _ in range(3))
+        # every block is an inner node's (a terminal is evaluated at its parent, on the parent's rows)
+        self.inner_mult = m = int(sh.mult[sh.kind < FOLD].max(initial=1))
+        self.den = np.zeros(2 * m * width)
+        block = m * width
+        self.ty = np.zeros(block, dtype=dtype)  # a terminal's reach and its values per action
+        self.tv = np.zeros(int(sh.n_children.max()) * block, dtype=dtype)
+        self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
+        self.cs = np.zeros(52, dtype=dtype)
+        self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
+        self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64 as the per-node pass's)
+        self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
+                     sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args(),
+                     rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4))
+        self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
+        self.visited = tree.n_nodes
+        self._eval = None
+
+    def nbytes(self) -> int:
+        return self.opp.nbytes + self.own.nbytes + self.val.nbytes
+
+    def strategy(self, q: int, src, out=None) -> np.ndarray:
+        """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
+        whatever the solver's dtype (the per-node pass's strategies are float64 too, so a float32
+        run is the same run on either pass); into ``out`` if given."""
+        sh = self.shapes
+        out = np.zeros(len(src)) if out is None else out
+        shape_kernels.shape_strategy(sh.kind, sh.player, sh.n_children, sh.mult, sh.koff, q, self.tree.n_hands[q],
+                                     src, out, self.den)
+        return out
+
+    def iteration(self, regrets, strategies, average, weight: float, rule) -> None:
+        """One iteration, both players' passes (:func:`~zerosum.public_tree.shape_kernels.shape_iteration`):
+        the regrets, the stored strategies and the average sums of both players (kernel layout)."""
+        pre, pos, neg, floor = rule
+        shape_kernels.shape_iteration(*self.args, self.ranges[0], self.ranges[1], regrets[0], regrets[1], strategies[0],
+                                      strategies[1], average[0], average[1], float(weight), float(pre), float(pos),
+                                      float(neg), bool(floor), self.width, self.opp, self.own, self.val, self.den,
+                                      self.cs, self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
+
+    def nash_conv(self, src, strategies=None) -> dict:
+        """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64; ``strategies``:
+        their normalization where the caller has it (the solver's stored current strategy)."""
+        tree = self.tree
+        if tree.n_hands[0] != tree.n_hands[1]:
+            sh = self.shapes
+            return nash_conv_public(tree, [sh.to_form(p, src[p]) for p in (0, 1)])
+        if self._eval is None:
+            sh = self.shapes
+            n = max(sh.inner_rows, 1) * self.width
+            block = self.inner_mult * self.width
+            self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
+                          *(np.zeros(n) for _ in range(5)), np.zeros(52), np.zeros((1, self.width)),
+                          np.zeros((1, self.width)), np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
+                          np.zeros(2 * sh.n_shapes, dtype=np.int64), [np.zeros(len(a)) for a in src])
+        ranges, r0, r1, v0, v1, e0, cs, rin, rout, ty, tv, at, strats = self._eval
+        if strategies is None:
+            strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
+        br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
+                                                        self.width, r0, r1, v0, v1, e0, cs, rin, rout, self.tt, ty, tv,
+                                                        at)
+        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+                "nash_conv": max(float(br0 + br1), 0.0)}
+
+
+#: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
+#: at most this much; beyond it the depth-first pass keeps O(depth x hands)
+PER_NODE_BYTES = 32 * 2 ** 20
+
+
+def per_node_fits(tree: PublicTree, dtype) -> bool:
+    return 2 * tree.n_nodes * max(tree.n_hands) * np.dtype(dtype).itemsize <= PER_NODE_BYTES
+
+
+def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
+    """Best-response values of both players against the strategies read from ``src`` (regrets or
+    average sums, normalized per hand), the profile's value, and NashConv: three passes."""
+    ws = workspace or Workspace(tree, np.float64, updates=False)
+    if ws.per_node and tree.n_hands[0] == tree.n_hands[1]:  # one traversal for the three passes
+        br0, br1, value = ws.nash_conv_passes(src[0], src[1])
+    elif ws.per_node:  # player 0's best response and the profile's value share one pass
+        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
+        br0, value = ws.best_response_and_value(0, src[0], src[1])
+    else:
+        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
+        br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+        value = ws.walk(0, src[0], src[1], kernels.EXPECT)
+    return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+            "nash_conv": max(float(br0 + br1), 0.0)}

@@ -1,0 +1,371 @@
+"""The split solver: the driver keeps the trunk, sends each pass's vectors to the workers, adds
+their subtrees' values in card order, and restarts a dead worker from the last checkpoint."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+
+import numpy as np
+
+from ...errors import ZerosumError
+from .. import kernels
+from ..solver import VARIANTS, PublicTreeCFR, as_public_tree
+from .cut import CUT, Piece, cut_at_chance, deal, subtree_nodes
+from .trunk import trunk_down, trunk_up
+from .worker import SubtreeWorker
+
+#: seconds the driver waits for Ray to restart a dead worker, and for the workers to start
+RESTART_WAIT_S = 120.0
+START_WAIT_S = 300.0
+#: the per-node buffers of one worker's walk (a forest of subtrees) stay within this many bytes
+FOREST_BYTES = 2 ** 20
+#: share of a pass's expected time the driver sleeps before it reads the workers' results
+SLEEP_SHARE = 0.85
+
+
+class SplitDriver(PublicTreeCFR):
+    """The public-tree solver with its subtrees in Ray actors (mixed under a variant class, as
+    :func:`zerosum.public_tree.solver.public_solver_class` does)."""
+
+    n_workers = 2
+    checkpoint_every = 10
+    checkpoint_dir = None
+    max_restarts = 4
+    use_compiled_graph = True
+
+    def __init__(self, game, alternating: bool = True):
+        if not alternating:
+            raise ZerosumError("the public tree runs alternating updates only")
+        from ...distributed.ray_runtime import import_ray
+
+        ray = import_ray()
+        dt = np.dtype(self.dtype)
+        self.alternating = True
+        self.shapes = None  # the arrays are in the form's layout (the single-process solver's files)
+        self.tree = tree = as_public_tree(game)
+        self.game = tree
+        self.iteration = 0
+        self.nodes_touched = 0
+        trunk_nodes, self.cut, roots = cut_at_chance(tree)
+        self.roots = roots
+        # the cut chance nodes are the trunk's leaves: their reach goes out, their value comes back
+        self.trunk = Piece(tree, trunk_nodes, cut_leaves=self.cut)
+        self.trunk_leaf_nodes = np.flatnonzero(self.trunk.kind == CUT)  # local ids, in cut order
+        subs = subtree_nodes(tree, roots)
+        self.assignment = deal([len(s) for s in subs], self.n_workers)
+        below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
+        self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
+        # one walk per forest: a cut chance node over a run of this worker's subtrees below it, as
+        # many as keep the walk's two per-node buffers within FOREST_BYTES (a core's L2 cache:
+        # on the turn subgame, forests of 2 river subtrees cost 0.070 s of CPU per worker and
+        # iteration, forests of 48 (32 MB buffers) 0.084 s)
+        cap = max(FOREST_BYTES // (16 * max(tree.n_hands)), 1)
+        self.pieces, groups = [], []
+        for w, ks in enumerate(self.assignment):
+            forests, runs = [], []
+            for k in ks:
+                if runs and below[runs[-1][-1]] == below[k] and sum(len(subs[j]) for j in runs[-1]) + len(subs[k]) < cap:
+                    runs[-1].append(k)
+                else:
+                    runs.append([k])
+            for run in runs:
+                nodes = np.concatenate([[self.cut[below[run[0]]]], *[subs[j] for j in run]])
+                forests.append(Piece(tree, nodes, forest_roots=len(run)))
+            self.pieces.append(forests)
+            groups.append(np.array([below[run[0]] for run in runs], dtype=np.int64))
+        self._leaf_count = tree.n_children[self.cut].astype(np.int64)  # roots are in cut order, then card order
+        self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
+        self.regrets = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
+        self.average = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
+        width = max(tree.n_hands)
+        m = len(self.trunk.kind)
+        # the trunk's per-node buffers, ranges and scratch: the sums' dtype for the updates, float64
+        # for the evaluations (as in the single-process solver)
+        self._work = {np.dtype(d): (np.zeros((m, width), dtype=d), np.zeros((m, width), dtype=d),
+                                    np.zeros((m, width), dtype=d), np.zeros(52, dtype=d),
+                                    tuple(np.asarray(r, dtype=d) for r in tree.ranges), np.zeros(0, dtype=d))
+                      for d in {dt, np.dtype(np.float64)}}
+        self._targs = tree.terminals.kernel_args()
+        self._own_dir = None
+        if self.checkpoint_dir is None:
+            self._own_dir = tempfile.TemporaryDirectory(prefix="zerosum-ray-")
+            self.checkpoint_dir = self._own_dir.name
+        os.makedirs(self.checkpoint_dir, exist_ok=True)
+        actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
+        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs), str(dt))
+                       for w in range(self.n_workers)]
+        self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
+        try:  # an actor that cannot be placed (too few CPUs, a node gone) is an error, not a hang
+            ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)], timeout=START_WAIT_S)
+        except ray.exceptions.GetTimeoutError:
+            self.close()
+            raise ZerosumError(f"{self.n_workers} Ray workers did not start within {START_WAIT_S:g} s; "
+                               f"does the cluster have {self.n_workers} free CPUs?") from None
+        self.ray = ray
+        self._dag = None
+        self._expected = {}
+        self._compile()
+        self.bytes_total = 0
+        self.compute_s = [0.0] * self.n_workers
+        self.cpu_s = [0.0] * self.n_workers
+        self.driver_s = 0.0
+        self.passes = 0
+        self.restarts = 0
+        self._saved_trunk = None
+        self._save_checkpoint()
+
+    # --- one split pass ----------------------------------------------------------------------------
+    def _compile(self) -> None:
+        """One compiled graph for every pass: the message in, each actor's :meth:`SubtreeWorker.run`,
+        the list of their results out; None (plain actor calls) where Ray cannot compile it."""
+        self._dag = None
+        if not self.use_compiled_graph:
+            return
+        try:
+            from ray.dag import InputNode, MultiOutputNode
+
+            with InputNode() as message:
+                graph = MultiOutputNode([a.run.bind(message) for a in self.actors])
+            self._dag = graph.experimental_compile(_submit_timeout=-1)
+        except Exception:  # noqa: BLE001 (an older Ray, a platform without shared-memory channels)
+            self._dag = None
+
+    def _teardown(self) -> None:
+        if getattr(self, "_dag", None) is not None:
+            with contextlib.suppress(Exception):  # a graph whose actor died tears down with errors
+                self._dag.teardown()
+            self._dag = None
+
+    def _run_workers(self, message) -> list:
+        """Every actor's (root values, wall s, CPU s) for one pass.  Through the compiled graph the
+        driver first sleeps through most of the pass (SLEEP_SHARE of the fastest worker's time in the
+        last pass of the same player and mode): reading a channel polls, and on a machine with as
+        many cores as workers the polling would take CPU from them (measured: 16 ms of driver CPU
+        per 50 ms pass, 2.4 ms with the sleep)."""
+        if self._dag is None:
+            return self.ray.get([a.run.remote(message) for a in self.actors])
+        key = message[:2]
+        ref = self._dag.execute(message)
+        time.sleep(SLEEP_SHARE * self._expected.get(key, 0.0))
+        results = self.ray.get(ref, timeout=-1)  # a pass can take minutes on a flop; a dead actor raises
+        self._expected[key] = min(r[1] for r in results)
+        return results
+
+    def _pass(self, p: int, mode: int, weight: float, rule, source: str) -> float:
+        t = self.trunk
+        src = self.regrets if source == "regrets" else self.average
+        t0 = time.perf_counter()
+        dt = np.dtype(self.dtype) if mode == kernels.UPDATE else np.dtype(np.float64)
+        opp_buf, own_buf, val_buf, cs, ranges, empty = self._work[dt]
+        rp, ro = ranges[p], ranges[1 - p]
+        n_p, n_o = len(rp), len(ro)
+        opp, own = opp_buf[:, :n_o], own_buf[:, :n_p]
+        trunk_down(t.kind, t.player, t.first_child, t.n_children, t.offset, p, rp, ro, src[p], src[1 - p], mode,
+                   self.average[p] if mode == kernels.UPDATE else empty, float(weight), opp, own)
+        leaves = self.trunk_leaf_nodes
+        own_r, opp_r = own[leaves], opp[leaves]
+        if mode == kernels.UPDATE:  # bytes per iteration: the iterations' passes, not the evaluations'
+            self.bytes_total += self.n_workers * (own_r.nbytes + opp_r.nbytes)  # every worker reads them
+        message = (p, mode, float(weight), tuple(float(x) for x in rule[:3]) + (bool(rule[3]),), source, own_r, opp_r)
+        self.driver_s += time.perf_counter() - t0
+        results = self._run_workers(message)
+        t0 = time.perf_counter()
+        root_val = np.empty((len(self.roots), n_p), dtype=dt)
+        for w, (vals, secs, cpu) in enumerate(results):
+            root_val[self.assignment[w]] = vals
+            if mode == kernels.UPDATE:
+                self.bytes_total += vals.nbytes
+            self.compute_s[w] += secs
+            self.cpu_s[w] += cpu
+        pre, pos, neg, floor = rule
+        value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
+                         *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
+                         val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
+        self.driver_s += time.perf_counter() - t0
+        self.passes += mode == kernels.UPDATE
+        return value
+
+    def iterate(self, n: int = 1) -> None:
+        target = self.iteration + n
+        while self.iteration < target:
+            try:
+                self._iterate_one()
+            except self._faults():
+                self._recover()
+                continue
+            if self.iteration % self.checkpoint_every == 0:
+                self._save_checkpoint()
+
+    def _faults(self) -> tuple:
+        """The exceptions a dead actor raises (through a compiled graph: also a closed channel)."""
+        ex = self.ray.exceptions
+        return tuple(getattr(ex, n) for n in ("RayActorError", "ActorUnavailableError", "RayChannelError")
+                     if hasattr(ex, n))
+
+    def _iterate_one(self) -> None:
+        self.iteration += 1
+        self.begin_iteration()
+        w = self.average_weight()
+        for p in (0, 1):
+            self._pass(p, kernels.UPDATE, w, self.regret_rule(), "regrets")
+        self.nodes_touched += 2 * self.tree.n_nodes
+
+    # --- checkpoints and faults -----------------------------------------------------------------
+    def _save_checkpoint(self) -> None:
+        self.ray.get([a.save.remote(self.iteration) for a in self.actors])
+        self._saved_trunk = ([r.copy() for r in self.regrets], [a.copy() for a in self.average], self.iteration,
+                             self.nodes_touched)
+
+    def _recover(self) -> None:
+        """An actor died: Ray restarts it from the last checkpoint; every part goes back there."""
+        self._teardown()
+        self.restarts += 1
+        if self.restarts > self.max_restarts:
+            raise ZerosumError(f"a Ray worker died {self.restarts} times; giving up")
+        fresh = [None] * len(self.actors)
+        deadline = time.monotonic() + RESTART_WAIT_S
+        while any(f is None for f in fresh):  # a restarting actor answers "unavailable" until it is back
+            for w, act in enumerate(self.actors):
+                if fresh[w] is None:
+                    try:
+                        fresh[w] = self.ray.get(act.setup.remote(*self._setup[w]))
+                    except self.ray.exceptions.ActorUnavailableError:
+                        pass
+                    except self.ray.exceptions.RayActorError:
+                        raise ZerosumError(f"Ray worker {w} died and was not restarted") from None
+            if time.monotonic() > deadline:
+                raise ZerosumError(f"a Ray worker died and was not back within {RESTART_WAIT_S:g} s")
+            if any(f is None for f in fresh):
+                time.sleep(0.2)
+        if not any(fresh):
+            raise ZerosumError("a Ray worker failed, but none was restarted")
+        back = self.ray.get([a.restore.remote() for a in self.actors])
+        regrets, average, iteration, nodes = self._saved_trunk
+        if set(back) != {iteration}:
+            raise ZerosumError(f"the workers' checkpoints ({sorted(set(back))}) do not match the driver's ({iteration})")
+        for q in (0, 1):
+            self.regrets[q][:] = regrets[q]
+            self.average[q][:] = average[q]
+        self.iteration, self.nodes_touched = iteration, nodes
+        self._compile()
+
+    # --- results --------------------------------------------------------------------------------
+    def evaluate_split(self, source: str) -> dict:
+        """Best responses, value and NashConv of the strategies read from ``source`` ('average'
+        sums or 'regrets'), split the same way (three passes)."""
+        none = (1.0, 1.0, 1.0, False)
+        br0 = self._pass(0, kernels.BEST_RESPONSE, 0.0, none, source)
+        br1 = self._pass(1, kernels.BEST_RESPONSE, 0.0, none, source)
+        value = self._pass(0, kernels.EXPECT, 0.0, none, source)
+        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+                "nash_conv": max(float(br0 + br1), 0.0)}
+
+    def checkpoint(self) -> dict:
+        avg = self.evaluate_split("average")
+        cur = self.evaluate_split("regrets")
+        return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
+                "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
+
+    def gather(self):
+        """The global (regrets, average) arrays, as the single-process solver holds them."""
+        ia = self.tree.infoset_actions()
+        regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
+        average = [np.zeros(n, dtype=self.dtype) for n in ia]
+        for q in (0, 1):
+            regrets[q][self.trunk.gidx(q)] = self.regrets[q]
+            average[q][self.trunk.gidx(q)] = self.average[q]
+        for w, (r, a) in enumerate(self.ray.get([act.arrays.remote() for act in self.actors])):
+            for k, pc in enumerate(self.pieces[w]):
+                for q in (0, 1):
+                    regrets[q][pc.gidx(q)] = r[k][q]
+                    average[q][pc.gidx(q)] = a[k][q]
+        return regrets, average
+
+    def average_policy(self):
+        """The average strategy of the whole tree (gathered from the workers)."""
+        from ..policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.gather()[1])
+
+    def current_policy(self):
+        """The current strategy (regret matching) of the whole tree."""
+        from ..policy import PublicPolicy
+
+        return PublicPolicy.from_sums(self.tree, self.gather()[0])
+
+    def nbytes(self) -> int:
+        """The driver's share: trunk arrays and its per-node vectors."""
+        return sum(a.nbytes for a in self.regrets + self.average) + \
+            sum(sum(b.nbytes for b in bufs[:4]) for bufs in self._work.values())
+
+    def stats(self) -> dict:
+        """The JSON's distributed fields (workers, bytes per iteration, seconds per worker, ...)."""
+        its = max(self.passes, 1) / 2
+        return {"workers": self.n_workers, "bytes_per_iteration": self.bytes_total / its if self.passes else 0,
+                "compute_s": list(self.compute_s), "cpu_s": list(self.cpu_s), "driver_s": self.driver_s, "restarts": self.restarts,
+                "subtrees": [len(ks) for ks in self.assignment],
+                "cut_nodes": [len(c) for c in self.worker_cuts], "trunk_nodes": len(self.trunk.kind)}
+
+    # --- saving and resuming: the single-process solver's state file ------------------------------
+    def state_dict(self) -> dict:
+        regrets, average = self.gather()
+        state = super().state_dict()  # the variant's fields (parameters) and the trunk's arrays ...
+        for p in (0, 1):  # ... replaced by the whole tree's, so either form of the run can resume it
+            state[f"regrets{p}"] = regrets[p]
+            state[f"average{p}"] = average[p]
+        return state
+
+    def load_state_dict(self, state: dict) -> None:
+        """Loads a single-process (or split) state file: the variant's and the core's checks run on
+        whole-tree arrays, which are then scattered to the trunk and the workers."""
+        ia = self.tree.infoset_actions()
+        trunk = self.regrets, self.average
+        self.regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
+        self.average = [np.zeros(n, dtype=self.dtype) for n in ia]
+        try:
+            super().load_state_dict(state)
+            whole = self.regrets, self.average
+        finally:
+            self.regrets, self.average = trunk
+        for q in (0, 1):
+            self.regrets[q][:] = whole[0][q][self.trunk.gidx(q)]
+            self.average[q][:] = whole[1][q][self.trunk.gidx(q)]
+        loads = []
+        for w, act in enumerate(self.actors):
+            r = [[whole[0][q][pc.gidx(q)] for q in (0, 1)] for pc in self.pieces[w]]
+            a = [[whole[1][q][pc.gidx(q)] for q in (0, 1)] for pc in self.pieces[w]]
+            loads.append(act.load.remote(r, a))
+        self.ray.get(loads)
+        self._save_checkpoint()
+
+    def close(self) -> None:
+        """Stop the graph and the actors and remove a checkpoint directory this solver made."""
+        self._teardown()
+        for a in self.actors:
+            self.ray.kill(a, no_restart=True)
+        self.actors = []
+        if self._own_dir is not None:
+            self._own_dir.cleanup()
+
+
+def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, checkpoint_dir: str | None = None,
+                 dtype: str = "float64", compiled_graph: bool = True, **options):
+    """A public-tree solver of variant ``name`` with its subtrees on ``workers`` Ray actors (Ray
+    must be started: :func:`zerosum.distributed.ray_runtime.start`); ``dtype`` of the sums
+    (float32 halves the memory and the reach and value vectors sent, as in one process);
+    ``compiled_graph=False`` sends each pass as plain actor calls (same results, slower)."""
+    if name not in VARIANTS or name == "pcs-mccfr":
+        raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
+    if workers < 1:
+        raise ZerosumError(f"--workers must be at least 1, got {workers}")
+    if dtype not in ("float64", "float32"):
+        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
+    variant = VARIANTS[name]
+    bases = (SplitDriver,) if variant is None else (variant, SplitDriver)
+    cls = type(f"Split{'' if variant is None else variant.__name__}", bases,
+               {"n_workers": workers, "checkpoint_every": max(int(checkpoint_every), 1),
+                "checkpoint_dir": checkpoint_dir, "dtype": dtype, "use_compiled_graph": bool(compiled_graph)})
+    return cls(game, **options)
