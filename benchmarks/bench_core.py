@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import cpu_median, emit
 
 import zerosum
-from zerosum.compiled import compile_game
+from zerosum.core.compile import compile_game
 from zerosum.games.openspiel import to_pyspiel_policy
 
 

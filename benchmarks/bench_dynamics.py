@@ -2,7 +2,7 @@
 CFR+ iteration, ours and OpenSpiel's, in the same run.  Medians of several repetitions of CPU
 time (``time.process_time``: less sensitive than wall time to other jobs on a shared machine).
 
-A step is one fused Numba kernel call per player (see ``zerosum.action_values``); the first call
+A step is one fused Numba kernel call per player (see ``zerosum.core.action_values``); the first call
 in a fresh process loads (or, without a cache, compiles) the kernels: that time is reported
 separately ("first step") and kept out of the medians.
 
@@ -17,7 +17,7 @@ import statistics
 import time
 
 import zerosum
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.solvers.cfr import CFRPlusSolver
 from zerosum.solvers.dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent
 from zerosum.solvers.mmd import MMDSolver, ProximalMagnet

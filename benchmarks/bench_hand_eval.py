@@ -28,8 +28,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import cpu_median, emit
 
-from zerosum.public_tree.cards import card_str, hole_pairs, parse_board
-from zerosum.public_tree.strength import _build_tables, board_strengths, complete_boards
+from zerosum.poker.cards import card_str, hole_pairs, parse_board
+from zerosum.poker.strength import _build_tables, board_strengths, complete_boards
 
 JOBS = {"river": "Ks7d2c9h3s", "turn": "Ks7d2c9h", "flop": "Ks7d2c"}
 

@@ -18,8 +18,8 @@ import sys
 import time
 
 from zerosum import load_game
-from zerosum.compiled import compile_game
-from zerosum.evaluation import nash_conv_of_plans
+from zerosum.core.compile import compile_game
+from zerosum.core.evaluation import nash_conv_of_plans
 from zerosum.solvers.lp import solve_lp
 
 

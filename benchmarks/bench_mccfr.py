@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import cpu_median, emit
 
 import zerosum
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
 
 PEERS = {"es-mccfr": "ExternalSamplingMCCFRSolver", "os-mccfr": "OutcomeSamplingMCCFRSolver"}

@@ -90,7 +90,7 @@ def peer_iteration(size: int, reps: int) -> dict:
     from open_spiel.python.algorithms import policy_aggregator, policy_utils
 
     from zerosum.games.openspiel import to_openspiel_policy, to_pyspiel_policy
-    from zerosum.sequence_form import behavioral_from_realization
+    from zerosum.core.sequence_form import behavioral_from_realization
 
     game = zerosum.load_game("openspiel:leduc_poker")
     cg = zerosum.compiled(game)

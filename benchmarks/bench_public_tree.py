@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import cpu_median, emit, interleaved, paired_ratio
 
 from zerosum import load_game
-from zerosum.compiled import compile_game
-from zerosum.evaluation import nash_conv_of_plans
+from zerosum.core.compile import compile_game
+from zerosum.core.evaluation import nash_conv_of_plans
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import Workspace
 from zerosum.public_tree.solver import public_solver
@@ -105,7 +105,7 @@ def _leduc_vs_openspiel(repeats: int) -> dict:
 
 def _turn_subgame(board: str, solver: str, target: float, cpu_limit: float, every: int, dtype: str) -> dict:
     """Solve a limit hold'em turn subgame (full uniform ranges) until NashConv <= target * pot."""
-    from zerosum.games.holdem import HoldemGame
+    from zerosum.poker.holdem import HoldemGame
 
     start = time.process_time()
     game = HoldemGame(board=board)

@@ -52,7 +52,7 @@ def main() -> None:
     import ray
 
     from zerosum.public_tree.split import split_solver
-    from zerosum.games.holdem import HoldemGame
+    from zerosum.poker.holdem import HoldemGame
     from zerosum.public_tree.compile import public_tree
     from zerosum.public_tree.solver import public_solver
 

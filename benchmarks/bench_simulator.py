@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import cpu_median, emit
 
 import zerosum
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.learning.simulator import Environment, Simulator
 
 

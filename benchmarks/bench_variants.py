@@ -14,7 +14,7 @@ import time
 from common import emit
 
 from zerosum import load_game
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.lp import LPSolver
 

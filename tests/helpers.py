@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zerosum.games.base import CHANCE, TERMINAL
+from zerosum.core.game import CHANCE, TERMINAL
 
 
 def brute_force_value(game, strategy) -> float:

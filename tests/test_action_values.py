@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import zerosum
-from zerosum.action_values import (
+from zerosum.core.action_values import (
     PlayerArrays,
     action_values,
     best_response_step,
@@ -14,9 +14,9 @@ from zerosum.action_values import (
     logit_step,
     softmax,
 )
-from zerosum.compiled import compiled
-from zerosum.games.base import TERMINAL
-from zerosum.sequence_form import best_response, collected_values, realization_plan
+from zerosum.core.compile import compiled
+from zerosum.core.game import TERMINAL
+from zerosum.core.sequence_form import best_response, collected_values, realization_plan
 
 
 def random_strategies(game, rng, pure_player=None):

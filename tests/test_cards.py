@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from zerosum.errors import ZerosumError
-from zerosum.public_tree import cards as C
+from zerosum.poker import cards as C
 
 
 def test_card_encoding_rank_major_suit_minor():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from zerosum import load_game
-from zerosum.compiled import compile_game, compiled
+from zerosum.core.compile import compile_game, compiled
 from zerosum.errors import ZerosumError
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.dcfr import DCFRSolver
@@ -58,7 +58,7 @@ def _reference_run(cg, iterations, regret_rule, weight_rule, prediction_scale=No
 
     ``prediction_scale(t)`` set: predictive regret matching+ on ``scale * R``, the prediction
     built bottom-up from the last values with the children's new strategies."""
-    from zerosum.sequence_form import collected_values, realization_plan
+    from zerosum.core.sequence_form import collected_values, realization_plan
 
     trees = cg.treeplexes
     R = [np.zeros(t.n_sequences) for t in trees]

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from zerosum import ZerosumError, compiled, evaluate, load_game
-from zerosum.games.base import CHANCE, TERMINAL
-from zerosum.sequence_form import realization_plan
+from zerosum.core.game import CHANCE, TERMINAL
+from zerosum.core.sequence_form import realization_plan
 
 pytest.importorskip("jax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
 pytest.importorskip("optax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")

@@ -14,7 +14,7 @@ from zerosum.deep.network_policy import (
     tabulate,
 )
 from zerosum.learning.features import infoset_features
-from zerosum.policy import TabularPolicy
+from zerosum.core.policy import TabularPolicy
 
 
 @pytest.fixture(scope="module")

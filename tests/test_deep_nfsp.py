@@ -114,8 +114,8 @@ def test_defaults_learn_on_kuhn(kuhn):
     NashConv is well below the uniform policy's (0.917) at both checkpoints (0.20 and 0.21 for
     seed 0: early on it wobbles; a learner that does not learn stays near the uniform policy, where
     the networks start)."""
-    from zerosum.evaluation import evaluate
-    from zerosum.policy import TabularPolicy
+    from zerosum.core.evaluation import evaluate
+    from zerosum.core.policy import TabularPolicy
 
     uniform = evaluate(kuhn, TabularPolicy.uniform(kuhn)).nash_conv
     rows = NFSPSolver(kuhn, seed=0).run(200, [100, 200])

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from zerosum.cli import cli
 from zerosum.errors import ZerosumError
 from zerosum.games import load_game
-from zerosum.games.holdem import HoldemGame
+from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.solver import public_solver
 

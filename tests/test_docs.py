@@ -26,8 +26,8 @@ EXCLUDED = {
     "zerosum",                        # the top-level package (re-exports only; owned by issue 10)
     "zerosum.games",                  # its __init__ is being edited by issue 10
     "zerosum.plots",
-    "zerosum.compiled", "zerosum.policy",
-    "zerosum.games.matrix", "zerosum.games.openspiel", "zerosum.games.holdem", "zerosum.params",
+    "zerosum.core.compile", "zerosum.core.policy",
+    "zerosum.games.matrix", "zerosum.games.openspiel", "zerosum.poker.holdem", "zerosum.params",
     "zerosum.solvers.cfr", "zerosum.solvers.lcfr", "zerosum.solvers.dcfr", "zerosum.solvers.pcfr",
     "zerosum.solvers.pdcfr_plus",
     "zerosum.perfect.agents", "zerosum.perfect.connect4", "zerosum.perfect.connect4_solver",

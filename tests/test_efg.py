@@ -12,7 +12,7 @@ gbt = pytest.importorskip("pygambit", reason="the optional extra 'gambit' (pygam
 
 from zerosum import load_game
 from zerosum.cli import cli
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.errors import ZerosumError
 from zerosum.games.efg import load_efg, to_gambit, write_efg
 from zerosum.solvers import SOLVERS

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import zerosum
-from zerosum.sequence_form import behavioral_from_realization, realization_plan
+from zerosum.core.sequence_form import behavioral_from_realization, realization_plan
 
 
 @given(seed=st.integers(0, 2**32 - 1))

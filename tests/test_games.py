@@ -3,7 +3,7 @@ import itertools
 import pytest
 
 import zerosum
-from zerosum.games.base import CHANCE, TERMINAL, Game
+from zerosum.core.game import CHANCE, TERMINAL, Game
 from zerosum.games.leduc import LeducHistory
 
 

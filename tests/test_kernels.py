@@ -5,7 +5,7 @@ import pytest
 from helpers import random_policy
 
 import zerosum
-from zerosum.sequence_form import best_response, counterfactual_values, realization_plan, regret_matching
+from zerosum.core.sequence_form import best_response, counterfactual_values, realization_plan, regret_matching
 
 
 def descendants(tree):

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 from zerosum import CFRPlusSolver, ZerosumError, best_response_value, compiled, load_game
-from zerosum.evaluation import expected_value
+from zerosum.core.evaluation import expected_value
 from zerosum.learning.oracle import make_oracle, oracle_error
 from zerosum.learning.simulator import Mixture
-from zerosum.policy import TabularPolicy
-from zerosum.sequence_form import realization_plan
+from zerosum.core.policy import TabularPolicy
+from zerosum.core.sequence_form import realization_plan
 from zerosum.solvers.psro import best_response_oracle
 
 

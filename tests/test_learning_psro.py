@@ -5,7 +5,7 @@ import pytest
 
 from zerosum import ZerosumError, compiled, load_game
 from zerosum.learning.oracle import oracle_error
-from zerosum.sequence_form import behavioral_from_realization
+from zerosum.core.sequence_form import behavioral_from_realization
 from zerosum.solvers.psro import PSROSolver
 
 

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from zerosum import load_game
-from zerosum.compiled import compile_game, compiled
-from zerosum.evaluation import evaluate, nash_conv_of_plans
+from zerosum.core.compile import compile_game, compiled
+from zerosum.core.evaluation import evaluate, nash_conv_of_plans
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.lp import LPSolver, _solve_side, constraint_matrix, solve_lp
 
@@ -43,7 +43,7 @@ def test_leduc_value_to_ten_digits_and_nash_conv():
 
 
 def test_constraint_matrix_accepts_exactly_the_realization_plans():
-    from zerosum.sequence_form import realization_plan
+    from zerosum.core.sequence_form import realization_plan
 
     tree = compiled(load_game("leduc")).treeplexes[1]
     e = constraint_matrix(tree)

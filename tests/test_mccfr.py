@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 import zerosum
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.errors import ZerosumError
-from zerosum.games.base import CHANCE, TERMINAL
-from zerosum.sequence_form import collected_values
+from zerosum.core.game import CHANCE, TERMINAL
+from zerosum.core.sequence_form import collected_values
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.cfr import CFRPlusSolver, CFRSolver
 from zerosum.solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 import zerosum
-from zerosum.action_values import PlayerArrays, dilated_mmd_step, softmax
-from zerosum.compiled import compiled
+from zerosum.core.action_values import PlayerArrays, dilated_mmd_step, softmax
+from zerosum.core.compile import compiled
 from zerosum.errors import ZerosumError
 from zerosum.experiments.dynamics import LAB_TABLE
-from zerosum.sequence_form import realization_plan
+from zerosum.core.sequence_form import realization_plan
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.mmd import MMDSolver, ProximalMagnet, dilated_weights
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 import zerosum
 from zerosum.cli import cli, common
-from zerosum.compiled import compile_game, estimate_histories
+from zerosum.core.compile import compile_game, estimate_histories
 
 
 def run(*args):
@@ -70,7 +70,7 @@ def test_running_count_stops_the_walk_past_the_memory_limit(monkeypatch):
     # with no estimate up front, the count itself stops the walk once it passes the limit
     import sys
 
-    module = sys.modules["zerosum.compiled"]
+    module = sys.modules["zerosum.core.compile"]
     monkeypatch.setattr(module, "estimate_histories", lambda game: None)
     g = zerosum.load_game("poker", ranks=6, raises=3)
     n = compile_game(g).n_histories

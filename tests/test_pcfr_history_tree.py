@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from zerosum import load_game
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.solvers.pcfr import PCFRPlusSolver
 
 TERMINAL, CHANCE = -2, -1

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 import zerosum
 from zerosum.cli import cli
-from zerosum.compiled import compiled
+from zerosum.core.compile import compiled
 from zerosum.errors import ZerosumError
-from zerosum.games.base import TERMINAL
-from zerosum.games.poker import PokerGame
+from zerosum.core.game import TERMINAL
+from zerosum.poker.family import PokerGame
 from zerosum.solvers import CFRPlusSolver, CFRSolver
 
 KUHN = {"ranks": 3, "copies": 1, "rounds": 1, "raises": 1, "bets": [1], "ante": 1}
@@ -126,9 +126,9 @@ def test_too_large_member_is_refused_with_the_estimate(monkeypatch):
         compiled(game, progress=seen.append)
     assert seen == []  # refused before the walk
     # the CLI: --form history-tree, or an algorithm that needs the history tree
-    import zerosum.games.poker as poker_module
+    import zerosum.core.memory as memory_module
 
-    monkeypatch.setattr(poker_module, "_available_memory", lambda: 10**9)
+    monkeypatch.setattr(memory_module, "available_memory", lambda: 10**9)
     base = ["solve", "poker", "--param", "ranks=13", "--param", "copies=4", "--param", "raises=8", "-n", "1"]
     for extra in (["--form", "history-tree"], ["-a", "es-mccfr"]):  # (-a lp refuses by its own size rule)
         r = CliRunner().invoke(cli, base + extra)
@@ -211,7 +211,7 @@ def _brute_force_value(game, policy_of):
 def test_both_forms_agree_with_brute_force_when_both_can_pair():
     """poker(ranks=4, copies=4): the value of a random policy on the history tree and on the public
     tree equals a brute-force sum over the deck, and both forms give the same NashConv."""
-    from zerosum.evaluation import evaluate
+    from zerosum.core.evaluation import evaluate
     from zerosum.public_tree.build import poker_public_tree
     from zerosum.public_tree.policy import PublicPolicy
 

@@ -5,7 +5,7 @@ import pytest
 from helpers import brute_force_value
 
 from zerosum import TabularPolicy, ZerosumError, best_response_value, compiled, expected_value, load_game
-from zerosum.sequence_form import behavioral_from_realization, realization_plan
+from zerosum.core.sequence_form import behavioral_from_realization, realization_plan
 from zerosum.solvers.psro import (
     EmpiricalGame,
     PSROSolver,

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from zerosum import load_game
-from zerosum.compiled import compile_game
+from zerosum.core.compile import compile_game
 from zerosum.errors import ZerosumError
-from zerosum.evaluation import evaluate
+from zerosum.core.evaluation import evaluate
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
@@ -220,7 +220,7 @@ def test_public_chance_sampling_is_unbiased():
 @pytest.mark.parametrize("params", [{}, {"ranks": 13, "copies": 4, "raises": 3}, "holdem"], ids=["leduc", "13x4", "holdem"])
 def test_depth_first_pass_equals_breadth_order_pass(params):
     """The solvers' depth-first traversal against the per-node one: every mode, sampling too."""
-    from zerosum.games.holdem import HoldemGame
+    from zerosum.poker.holdem import HoldemGame
     from zerosum.public_tree.passes import Workspace
 
     game = HoldemGame(board="Ks7d2c9h", range0="22+,A2s+,KTo+", range1="88+,AJs+,KQo,T9s,76s") \

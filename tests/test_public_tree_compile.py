@@ -8,9 +8,9 @@ from click.testing import CliRunner
 
 import zerosum
 from zerosum.cli import cli
-from zerosum.games.base import CHANCE, TERMINAL
-from zerosum.games.holdem import HoldemHistory
-from zerosum.games.poker import PokerHistory
+from zerosum.core.game import CHANCE, TERMINAL
+from zerosum.poker.holdem import HoldemHistory
+from zerosum.poker.family import PokerHistory
 from zerosum.public_tree import build
 from zerosum.public_tree import compile as compile_module
 from zerosum.public_tree.build import poker_public_tree
@@ -112,13 +112,13 @@ def test_build_reports_progress(monkeypatch):
 
 
 def test_too_large_for_the_public_tree_is_refused_before_building(monkeypatch):
-    import zerosum.games.poker as poker_module
+    import zerosum.core.memory as memory_module
 
     def never(*args, **kwargs):
         raise AssertionError("built a game the count refuses")
 
     monkeypatch.setattr(build, "expand", never)
-    monkeypatch.setattr(poker_module, "_available_memory", lambda: 10**9)
+    monkeypatch.setattr(memory_module, "available_memory", lambda: 10**9)
     r = CliRunner().invoke(cli, ["solve", "poker", "--param", "ranks=13", "--param", "copies=4",
                                  "--param", "raises=64", "-n", "1"])
     assert r.exit_code == 1 and len(r.output.strip().splitlines()) == 1, r.output

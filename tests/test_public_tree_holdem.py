@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from zerosum.compiled import compile_game
+from zerosum.core.compile import compile_game
 from zerosum.errors import ZerosumError
-from zerosum.evaluation import evaluate
-from zerosum.games.holdem import HoldemGame
+from zerosum.core.evaluation import evaluate
+from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.form import PublicTree
 from zerosum.public_tree.passes import Workspace
 from zerosum.public_tree.solver import public_solver
@@ -27,7 +27,7 @@ def test_sweep_equals_dense_matrices(board):
     # narrow-ish ranges keep the dense matrices small; paired and straight-flush boards give many ties,
     # and overlapping ranges give card removal between the players' hands
     game = HoldemGame(board=board, range0="22+,A2s+,KTo+,T9s", range1="88+,AJs+,KQo,T9s,76s")
-    tree = game.public_tree()
+    tree = public_tree(game)
     n_boards = len(tree.terminals.const)
     dense = _with_terminals(tree, tree.terminals.dense(n_boards))
     rng = np.random.default_rng(3)
@@ -47,7 +47,7 @@ def test_sweep_ties_and_removal_by_hand():
     """On AhAsAd7c7d every hand plays the board (a full house) unless it holds the last ace or a 7:
     a split pot between two such hands, and a hand holding Ac beats them."""
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
-    tree = game.public_tree()
+    tree = public_tree(game)
     ws = Workspace(tree, np.float64, per_node=True)
     ones = [np.ones(n) for n in tree.infoset_actions()]
     ws.walk(0, ones[0], ones[1], 2)
@@ -67,7 +67,7 @@ def test_sweep_ties_and_removal_by_hand():
                                          ("Ks7d2c9h", "AsAh,AdAc,Kh7h", "QsQh,9s8s")])
 def test_agrees_with_history_tree(board, r0, r1):
     game = HoldemGame(board=board, range0=r0, range1=r1)
-    tree = game.public_tree()
+    tree = public_tree(game)
     cg = compile_game(game)
     for name in ("cfr+", "dcfr"):
         hist, pub = SOLVERS[name](cg), public_solver(name, tree)

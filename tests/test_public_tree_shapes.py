@@ -92,9 +92,9 @@ def test_shape_pass_with_the_dense_evaluator():
 
 def test_shape_pass_on_a_holdem_turn_subgame():
     """The river card collapses 44-48 identical subtrees; terminals use the sweep evaluator."""
-    from zerosum.games.holdem import HoldemGame
+    from zerosum.poker.holdem import HoldemGame
 
-    tree = HoldemGame(board="Ks7d2c9h", range0="AA,KQs", range1="QQ,T9s").public_tree()
+    tree = public_tree(HoldemGame(board="Ks7d2c9h", range0="AA,KQs", range1="QQ,T9s"))
     shaped, plain = public_solver("dcfr", tree), _per_node("dcfr", tree, "float64")
     assert shaped.shapes is not None and shaped.shapes.entries.max() > 40
     shaped.iterate(10)

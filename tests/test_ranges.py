@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.cards import card_rank, card_suit, hole_pairs, pair_index, parse_board, parse_card
-from zerosum.public_tree.ranges import parse_range, range_combos, range_str
+from zerosum.poker.cards import card_rank, card_suit, hole_pairs, pair_index, parse_board, parse_card
+from zerosum.poker.ranges import parse_range, range_combos, range_str
 
 PAIRS = hole_pairs()
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.cards import hole_pairs, pair_index, parse_board, parse_cards
-from zerosum.public_tree.strength import (
+from zerosum.poker.cards import hole_pairs, pair_index, parse_board, parse_cards
+from zerosum.poker.strength import (
     STRENGTH_MAX,
     board_strengths,
     complete_boards,

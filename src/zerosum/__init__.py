@@ -5,7 +5,7 @@ Where things live (``help(zerosum.NAME)`` for each):
 * games: :func:`load_game` by name (``zerosum.known_games()``; ``"openspiel:NAME"`` for any
   OpenSpiel game), the rules API :class:`Game` (:mod:`zerosum.games`), Gambit files in
   :mod:`zerosum.games.efg`;
-* the compiled form every solver runs on: :func:`compiled` (:mod:`zerosum.compiled`); the
+* the compiled form every solver runs on: :func:`compiled` (:mod:`zerosum.core.compile`); the
   public-tree form of poker games in :mod:`zerosum.public_tree`;
 * solvers: :data:`SOLVERS` maps every ``zerosum solve -a`` name (``cfr``, ``cfr+``, ``dcfr``,
   ``lp``, ``es-mccfr``, ``psro``, ...) to its class, e.g. ``SOLVERS["dcfr"](game, alpha=1.5)``;
@@ -23,19 +23,16 @@ Where things live (``help(zerosum.NAME)`` for each):
 Bad input raises :class:`ZerosumError` (a ValueError) with a one-line message.
 """
 
-import sys
-import types
-
 from .errors import ZerosumError
 
 #: public name -> the module that defines it, imported on first use (PEP 562), so that a command
 #: needing only one corner of the package (``zerosum analyze connect4``) does not pay for all of it
 _LAZY = {
-    "CompiledGame": "compiled", "compile_game": "compiled", "compiled": "compiled",
-    "Evaluation": "evaluation", "best_response_value": "evaluation", "evaluate": "evaluation",
-    "expected_value": "evaluation", "exploitability": "evaluation", "nash_conv": "evaluation",
-    "Game": "games", "known_games": "games", "load_game": "games",
-    "TabularPolicy": "policy",
+    "CompiledGame": "core.compile", "compile_game": "core.compile", "compiled": "core.compile",
+    "Evaluation": "core.evaluation", "best_response_value": "core.evaluation", "evaluate": "core.evaluation",
+    "expected_value": "core.evaluation", "exploitability": "core.evaluation", "nash_conv": "core.evaluation",
+    "Game": "core.game", "TabularPolicy": "core.policy",
+    "known_games": "games", "load_game": "games",
     "SOLVERS": "solvers", "CFRPlusSolver": "solvers", "CFRSolver": "solvers",
 }
 
@@ -54,17 +51,6 @@ def __getattr__(name):
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
-
-class _Package(types.ModuleType):
-    def __setattr__(self, name, value):
-        # ``zerosum.compiled`` is the function compiled(), as with eager imports: importing the
-        # submodule of the same name must not rebind it to the module
-        if name == "compiled" and isinstance(value, types.ModuleType) and hasattr(value, "compiled"):
-            value = value.compiled
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
 
 __version__ = "0.1.0"
 

@@ -63,6 +63,10 @@ def cli(ctx):
     Start with `zerosum games`, then e.g. `zerosum solve leduc` or `zerosum search tictactoe`;
     `zerosum COMMAND --help` describes each command.
     """
+    from .. import progress
+    from .common import TerminalReporter
+
+    ctx.with_resource(progress.reporting(TerminalReporter()))  # what the library says, shown while a command runs
     if ctx.invoked_subcommand is None:  # `zerosum` alone: the help, and success
         click.echo(ctx.get_help())
 

@@ -1,4 +1,5 @@
-"""Helpers shared by the CLI commands: game loading from the command line, output, progress."""
+"""Helpers shared by the CLI commands: game loading from the command line, output, and how progress
+is shown (:class:`TerminalReporter`, installed for every command by :func:`zerosum.cli.cli`)."""
 
 from __future__ import annotations
 
@@ -174,6 +175,17 @@ def progress_status(description: str, enabled: bool = True):
             bar.update(task, description=f"{description}: {text() if callable(text) else text}")
 
         yield update
+
+
+class TerminalReporter:
+    """The command line's :class:`zerosum.progress.Reporter`: :func:`progress_bar` and
+    :func:`progress_status` (a Rich bar or spinner on a terminal, plain stderr lines otherwise)."""
+
+    def counted(self, total, description, enabled, unit):
+        return progress_bar(total, description, enabled=enabled, unit=unit)
+
+    def status(self, description, enabled):
+        return progress_status(description, enabled=enabled)
 
 
 def save_state(solver, path) -> None:

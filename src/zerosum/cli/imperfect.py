@@ -32,7 +32,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 def games(as_json):
     """List the games: those `zerosum solve` takes, with their sizes, and the perfect-information
     ones of `zerosum search`, `play` and `tournament`."""
-    from ..compiled import compiled
+    from ..core.compile import compiled
     from ..games import REGISTRY, load_game
     from ..perfect.games import PERFECT_GAMES
 
@@ -324,7 +324,7 @@ def _plot(rows, path, title) -> None:
 
 def compile_with_progress(game, enabled: bool = True):
     """The compiled game, with a spinner (or occasional stderr lines) while a large one compiles."""
-    from ..compiled import compiled
+    from ..core.compile import compiled
 
     with progress_status(f"compiling {game.id}", enabled=enabled) as update:
         return compiled(game, progress=lambda n: update(f"{n:,} histories"))
@@ -471,8 +471,8 @@ def _print_first_actions(c, first: dict) -> None:
 @json_option
 def evaluate(game, policy_file, params, as_json, form=None):
     """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME."""
-    from ..evaluation import evaluate as evaluate_policy
-    from ..policy import TabularPolicy
+    from ..core.evaluation import evaluate as evaluate_policy
+    from ..core.policy import TabularPolicy
     from ..public_tree.cli_support import evaluate_public
 
     g = load_from_cli(game, params)

@@ -1,7 +1,7 @@
 """Approximate averages: networks that imitate or replace CFR's average strategy, evaluated exactly.
 
 * :mod:`.network_policy` -- tabulate any network over all information sets of a compiled game
-  (an exact :class:`~zerosum.policy.TabularPolicy`), save networks as ``.npz`` of arrays;
+  (an exact :class:`~zerosum.core.policy.TabularPolicy`), save networks as ``.npz`` of arrays;
 * :mod:`.distill` -- a network imitating a tabular average (Lab 15, "Approximate averages");
 * :mod:`.deep_cfr` -- Deep CFR and Single Deep CFR; :mod:`.nfsp` -- Neural Fictitious Self-Play;
 * :mod:`.training` -- the jit-compiled fitting loop they share.

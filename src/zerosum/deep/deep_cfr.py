@@ -50,10 +50,10 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..evaluation import evaluate
-from ..games.base import CHANCE, TERMINAL
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import realization_plan
+from ..core.evaluation import evaluate
+from ..core.game import CHANCE, TERMINAL
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import realization_plan
 from ..solvers.base import IterativeSolver, check_state
 from ..solvers.mccfr import _max_depth, _sample, _sample_chance, _seed_iteration, _uniform
 from .distill import global_sequences
@@ -456,7 +456,7 @@ class SingleDeepCFRSolver(DeepCFRSolver):
 
     def average_policy(self) -> TabularPolicy:
         """The linear average of every iteration's value-network strategy (exact)."""
-        from ..sequence_form import behavioral_from_realization
+        from ..core.sequence_form import behavioral_from_realization
 
         if self.iteration == 0:
             return TabularPolicy.uniform(self.game)
@@ -465,7 +465,7 @@ class SingleDeepCFRSolver(DeepCFRSolver):
     def average_from_networks(self) -> TabularPolicy:
         """The average recomputed from the stored value networks alone (tabulate each, weight its
         realization plan by its iteration): equal to :meth:`average_policy`."""
-        from ..sequence_form import behavioral_from_realization
+        from ..core.sequence_form import behavioral_from_realization
 
         sums = [np.zeros(t.n_sequences) for t in self.trees]
         for p in (0, 1):

@@ -28,9 +28,9 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..evaluation import nash_conv
-from ..games.base import CHANCE, TERMINAL
-from ..policy import TabularPolicy, as_compiled
+from ..core.evaluation import nash_conv
+from ..core.game import CHANCE, TERMINAL
+from ..core.policy import TabularPolicy, as_compiled
 from ..solvers.mccfr import _sample, _sample_chance, _seed_iteration
 from .network_policy import Network, legal_mask, tabulate
 

@@ -4,7 +4,7 @@ A network trained on sampled information sets is a policy nobody can evaluate by
 (OpenSpiel issues #772, #878).  On a game zerosum can compile it is cheap to do exactly: run the
 network once on the feature vectors of *all* of a player's information sets (one batched forward
 pass), turn each row of outputs into action probabilities, and the result is an ordinary
-:class:`~zerosum.policy.TabularPolicy` whose NashConv, exploitability and value are exact.
+:class:`~zerosum.core.policy.TabularPolicy` whose NashConv, exploitability and value are exact.
 
 Outputs become probabilities by one of three rules:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ZerosumError
-from ..policy import TabularPolicy, as_compiled
+from ..core.policy import TabularPolicy, as_compiled
 
 RULES = ("softmax", "regret-matching", "greedy")
 FORMAT = "zerosum.network"

@@ -87,9 +87,9 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..evaluation import evaluate
-from ..games.base import CHANCE, TERMINAL
-from ..policy import TabularPolicy, as_compiled
+from ..core.evaluation import evaluate
+from ..core.game import CHANCE, TERMINAL
+from ..core.policy import TabularPolicy, as_compiled
 from ..solvers.base import IterativeSolver, check_state
 from ..solvers.mccfr import _sample, _sample_chance, _seed_iteration, _uniform
 from .deep_cfr import AUTO, LARGE_GAME_INFOSETS, _reservoir_slot, layer_widths, positive_int

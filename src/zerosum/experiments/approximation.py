@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import click
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..errors import ZerosumError
 from ..games import load_game
 from .report import Report, Table, experiment_command

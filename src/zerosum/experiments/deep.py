@@ -14,7 +14,7 @@ import time
 import click
 import numpy as np
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..distributed.parallel import ray_options
 from ..errors import ZerosumError
 from ..games import load_game

@@ -12,7 +12,7 @@ import time
 
 import click
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..errors import ZerosumError
 from ..games import load_game
 from ..plots import loglog_panels

@@ -75,7 +75,7 @@ def figure_path(plot, n: int):
 
 
 def header() -> str:
-    from ..compiled import compiled
+    from ..core.compile import compiled
     from ..games.leduc import LeducHistory
 
     game = load_game("leduc")

@@ -16,7 +16,7 @@ import time
 import click
 import numpy as np
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..distributed.parallel import ray_options
 from ..errors import ZerosumError
 from ..games import load_game
@@ -124,7 +124,7 @@ def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES,
     large-budget setting, ``SANITY_OPTIONS``)."""
     from ..learning.oracle import SANITY_OPTIONS, make_oracle, oracle_error
     from ..learning.simulator import Mixture
-    from ..sequence_form import realization_plan
+    from ..core.sequence_form import realization_plan
     from ..solvers import CFRPlusSolver
 
     g = compiled(load_game(game)) if isinstance(game, str) else game

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 import numpy as np
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..games import load_game
 from ..plots import loglog
 from ..solvers import CFRPlusSolver, CFRSolver

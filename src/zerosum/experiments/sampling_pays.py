@@ -15,12 +15,12 @@ import time
 
 import click
 
-from ..compiled import compiled
+from ..core.compile import compiled
 from ..distributed.parallel import ray_options
-from ..evaluation import nash_conv, nash_conv_of_plans
+from ..core.evaluation import nash_conv, nash_conv_of_plans
 from ..games import load_game
 from ..plots import loglog_panels
-from ..policy import TabularPolicy
+from ..core.policy import TabularPolicy
 from ..solvers import CFRPlusSolver
 from ..solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
 from .report import Report, Table, experiment_command

@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 from ..errors import ZerosumError
 from ..params import call_with_params
-from .base import CHANCE, TERMINAL, Game
-from .holdem import HoldemGame
+from ..core.game import CHANCE, TERMINAL, Game
+from ..poker.holdem import HoldemGame
 from .kuhn import KuhnPoker
 from .leduc import LeducPoker
 from .matrix import MatrixGame, rock_paper_scissors
-from .poker import PokerGame
+from ..poker.family import PokerGame
 
 #: name -> (factory, one-line description)
 REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {

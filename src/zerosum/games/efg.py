@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ..errors import ZerosumError
-from .base import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game
 
 
 def _gambit():
@@ -216,6 +216,6 @@ def to_gambit(game: Game, title: str | None = None):
 
 def write_efg(game: Game, path, title: str | None = None) -> None:
     """Write ``game`` as a Gambit .efg file with pygambit's writer (atomically)."""
-    from ..policy import write_text_atomic
+    from ..core.policy import write_text_atomic
 
     write_text_atomic(path, to_gambit(game, title).to_efg())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game
 
 CARDS = "JQK"
 

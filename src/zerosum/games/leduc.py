@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .base import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game
 
 RANKS = "JQK"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ZerosumError
-from .base import TERMINAL, Game
+from ..core.game import TERMINAL, Game
 
 
 def _payoff_matrix(payoffs) -> np.ndarray:

@@ -13,7 +13,7 @@ import os
 import sys
 
 from ..errors import ZerosumError
-from .base import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game
 
 
 @contextlib.contextmanager

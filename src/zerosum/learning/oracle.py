@@ -18,8 +18,8 @@ from typing import ClassVar
 import numpy as np
 
 from ..errors import ZerosumError
-from ..policy import as_compiled
-from ..sequence_form import best_response, collected_values, realization_plan
+from ..core.policy import as_compiled
+from ..core.sequence_form import best_response, collected_values, realization_plan
 from .simulator import Mixture, Simulator, check_hands, check_seed
 
 

@@ -33,7 +33,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from ..games.base import TERMINAL
+from ..core.game import TERMINAL
 from ..solvers.mccfr import _seed_iteration
 from .oracle import LearnedOracle, Response, choice, nonnegative_float, positive_float
 from .q_learning import _greedy, greedy_strategy

@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from ..games.base import TERMINAL
+from ..core.game import TERMINAL
 from ..solvers.mccfr import _seed_iteration, _uniform
 from .oracle import LearnedOracle, Response, choice, unit_float
 from .simulator import advance, deal_to_learner

@@ -3,7 +3,7 @@
 Learners that "only play" see a hand the way a player does: an observation at each of their
 decisions (the information set, as an id and as a feature vector), the legal actions, and a
 reward at the end.  Everything else (dealing, the opponent's moves) happens inside Numba loops
-over the compiled history tree (:class:`zerosum.compiled.HistoryTree`), so a hand costs a few
+over the compiled history tree (:class:`zerosum.core.compile.HistoryTree`), so a hand costs a few
 array reads rather than a Python call per history.
 
 The opponent plays a fixed *mixture*: members (behavioral strategies, one row per member) and
@@ -31,8 +31,8 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..games.base import CHANCE, TERMINAL
-from ..policy import as_compiled
+from ..core.game import CHANCE, TERMINAL
+from ..core.policy import as_compiled
 from ..solvers.mccfr import _sample as sample_action  # an action index in [0, n) drawn from probs[g:g+n]
 from ..solvers.mccfr import _sample_chance, _seed_iteration, _uniform
 

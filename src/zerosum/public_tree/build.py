@@ -1,4 +1,4 @@
-"""Compile a poker-family member (:mod:`zerosum.games.poker`) to the public-tree form.
+"""Compile a poker-family member (:mod:`zerosum.poker.family`) to the public-tree form.
 
 The public structure (who acts, legal actions, stakes) is read from the game's own rules on a
 placeholder deal, so it cannot drift from the history tree; the hands are the ranks; the deal
@@ -13,7 +13,7 @@ import time
 import numpy as np
 
 from ..errors import ZerosumError
-from ..games.poker import PokerGame, PokerHistory
+from ..poker.family import PokerGame, PokerHistory
 from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, assemble
 from .terminals import DenseTerminals, RankTerminals
 
@@ -87,7 +87,7 @@ class Skeleton:
     A chance node has one child here (the line after any card); :func:`expand` deals the cards."""
 
     def __init__(self, game, root, chance_child):
-        from ..games.base import CHANCE, TERMINAL
+        from ..core.game import CHANCE, TERMINAL
 
         self.kind, self.player, self.stake, self.suffix, self.actions, self.children = [], [], [], [], [], []
         stack = [(root, -1, 0)]

@@ -37,17 +37,8 @@ def resolve_form(game, form: str | None, algorithm: str | None = None, simultane
     if form == "public-tree" and not has_public_tree(game):
         raise ZerosumError(f"{game.id} has no public-tree form (only the poker family and holdem do); "
                            f"use --form history-tree")
-    if form == "history-tree" and hasattr(game, "check_history_tree"):  # the poker family: the exact count
+    if form == "history-tree" and hasattr(game, "check_history_tree"):  # the poker family, hold'em: exact counts
         game.check_history_tree()
-    elif form == "history-tree" and hasattr(game, "public_tree"):  # hold'em: check the count first
-        from ..games.poker import _available_memory
-
-        est = game.estimated_sizes()
-        limit = int(0.7 * _available_memory()) if game.max_bytes is None else game.max_bytes
-        if est["compile_bytes"] > limit:
-            raise ZerosumError(
-                f"{game.id} has {est['histories']:,} histories: about {est['compile_bytes'] / 1e9:.1f} GB as a "
-                f"history tree, more than the {limit / 1e9:.1f} GB available; use --form public-tree")
     return form
 
 
@@ -159,7 +150,7 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
 def evaluate_public(game, policy_file, form: str | None):
     """The Evaluation of a saved public-tree policy (zerosum.public-policy JSON), or None when the
     file is a history-tree policy and the form allows the history tree."""
-    from ..evaluation import Evaluation
+    from ..core.evaluation import Evaluation
     from .policy import PublicPolicy
 
     if not is_public_policy_file(policy_file):

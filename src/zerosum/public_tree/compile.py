@@ -9,12 +9,12 @@ _CACHE: dict[str, PublicTree] = {}
 
 
 def has_public_tree(game) -> bool:
-    from ..games.poker import PokerGame
+    from ..poker.family import PokerGame
 
     if isinstance(game, PokerGame):
         return True
     try:
-        from ..games.holdem import HoldemGame
+        from ..poker.holdem import HoldemGame
     except ImportError:
         return False
     return isinstance(game, HoldemGame)
@@ -28,7 +28,7 @@ def public_tree(game, progress=None) -> PublicTree:
     found = _CACHE.get(game.id)
     if found is not None:
         return found
-    from ..games.poker import PokerGame
+    from ..poker.family import PokerGame
 
     if isinstance(game, PokerGame):
         from .build import poker_public_tree

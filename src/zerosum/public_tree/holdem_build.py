@@ -1,4 +1,4 @@
-"""Compile a limit hold'em subgame (:mod:`zerosum.games.holdem`) to the public tree.
+"""Compile a limit hold'em subgame (:mod:`zerosum.poker.holdem`) to the public tree.
 
 Public nodes are the betting lines and the cards dealt after the starting board (one chance node
 per street still to come, a child per card not on the board: the hands are not public).  Both
@@ -16,15 +16,15 @@ import time
 import numpy as np
 
 from .build import Skeleton, expand
-from .cards import cards_str
+from ..poker.cards import cards_str
 from .form import PublicTree, assemble
-from .strength import board_strengths
+from ..poker.strength import board_strengths
 from .terminals import SweepTerminals
 
 
 def holdem_public_tree(game, progress=None) -> PublicTree:
     """``progress(public nodes so far)``: see :func:`~zerosum.public_tree.build.expand`."""
-    from ..games.holdem import HoldemHistory
+    from ..poker.holdem import HoldemHistory
 
     t0 = time.perf_counter()
     sk = Skeleton(game, HoldemHistory((0, 0), (), ("",)),

@@ -18,7 +18,7 @@ import json
 import numpy as np
 
 from ..errors import ZerosumError
-from ..policy import write_text_atomic
+from ..core.policy import write_text_atomic
 from .form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-policy"
@@ -67,7 +67,7 @@ class PublicPolicy:
 
     def to_tabular(self, compiled_game):
         """The same policy on the history tree (poker family: infoset = hand label + public label)."""
-        from ..policy import TabularPolicy
+        from ..core.policy import TabularPolicy
 
         probs = [tp.uniform() for tp in compiled_game.treeplexes]
         t = self.tree

@@ -23,9 +23,9 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..evaluation import nash_conv_of_plans
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import (
+from ..core.evaluation import nash_conv_of_plans
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import (
     behavioral_from_realization,
     collected_values,
     counterfactual_values,

@@ -1,7 +1,7 @@
 """Self-play dynamics without averaging (Lab 15 Part 3): does the *current* strategy converge?
 
 Every step computes both players' exact action values q(I, a) against the same current profile
-(:mod:`zerosum.action_values`: one sparse product, one upward pass and one division per player)
+(:mod:`zerosum.core.action_values`: one sparse product, one upward pass and one division per player)
 and both players update simultaneously:
 
 * :class:`IteratedBestResponse`: each player switches to a best response to the other.
@@ -20,7 +20,7 @@ Conventions that reproduce Lab 15's table to every printed digit: logits start a
 strategies); step t is the t-th update (the uniform start is step 0); ln rho enters as the log of
 the magnet's probabilities; a moving magnet is reset after steps 500, 1000, ...; best responses
 break ties toward the first action and play uniformly where the opponent never lets play reach
-(see :func:`zerosum.action_values.best_response_strategy`).
+(see :func:`zerosum.core.action_values.best_response_strategy`).
 
 Each class keeps the uniform average of the realization plans too, so that it fits the solver
 interface of :class:`~zerosum.solvers.cfr.CFRSolver` (``run``, ``average_policy``,
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..action_values import (
+from ..core.action_values import (
     PlayerArrays,
     action_values,
     best_response_step,
@@ -39,9 +39,9 @@ from ..action_values import (
     logit_step,
 )
 from ..errors import ZerosumError
-from ..evaluation import nash_conv_of_plans
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import behavioral_from_realization, realization_plan
+from ..core.evaluation import nash_conv_of_plans
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import behavioral_from_realization, realization_plan
 from .base import IterativeSolver
 from .nodes import node_counter
 

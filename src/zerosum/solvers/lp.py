@@ -24,11 +24,11 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from ..compiled import Treeplex
+from ..core.compile import Treeplex
 from ..errors import ZerosumError
-from ..evaluation import nash_conv_of_plans
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import behavioral_from_realization, realization_plan
+from ..core.evaluation import nash_conv_of_plans
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import behavioral_from_realization, realization_plan
 
 #: HiGHS tolerances: tighter than its defaults (1e-7) so that the plans are exact to ~1e-12
 HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}

@@ -16,7 +16,7 @@ Each iteration updates player 0 and then player 1 (one traversal each):
   the traverser's average is weighted by its own reach over the sampling probability.
 
 The traversals are Numba-compiled loops over the compiled game's history tree
-(:class:`zerosum.compiled.HistoryTree`); regrets and average-strategy sums are flat arrays
+(:class:`zerosum.core.compile.HistoryTree`); regrets and average-strategy sums are flat arrays
 indexed by sequence (both players' sequences side by side).  The random numbers come from a
 splitmix64 generator seeded, inside the compiled code, from ``(seed, iteration)``, so a run is
 reproducible bit for bit and a resumed run continues exactly as the uninterrupted one.
@@ -30,10 +30,10 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..evaluation import nash_conv_of_plans
-from ..games.base import CHANCE, TERMINAL
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import behavioral_from_realization, realization_plan, regret_matching
+from ..core.evaluation import nash_conv_of_plans
+from ..core.game import CHANCE, TERMINAL
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import behavioral_from_realization, realization_plan, regret_matching
 from .base import IterativeSolver, check_state
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

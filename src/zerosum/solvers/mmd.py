@@ -54,9 +54,9 @@ import math
 
 import numpy as np
 
-from ..action_values import dilated_mmd_step, log_softmax
+from ..core.action_values import dilated_mmd_step, log_softmax
 from ..errors import ZerosumError
-from ..sequence_form import realization_plan
+from ..core.sequence_form import realization_plan
 from .dynamics import SelfPlayDynamics, _positive
 
 

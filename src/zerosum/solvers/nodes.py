@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..games.base import CHANCE, TERMINAL
+from ..core.game import CHANCE, TERMINAL
 
 
 @njit(cache=True)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..compiled import Treeplex
+from ..core.compile import Treeplex
 from ..errors import ZerosumError
-from ..sequence_form import regret_matching
+from ..core.sequence_form import regret_matching
 from .cfr import CFRSolver, RegretRule
 from .dcfr import _finite, check_params, save_params
 

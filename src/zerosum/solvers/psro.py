@@ -44,9 +44,9 @@ import json
 import numpy as np
 
 from ..errors import ZerosumError
-from ..evaluation import nash_conv_of_plans
-from ..policy import TabularPolicy, as_compiled
-from ..sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
+from ..core.evaluation import nash_conv_of_plans
+from ..core.policy import TabularPolicy, as_compiled
+from ..core.sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
 from .base import check_iterations
 from .nodes import node_counter
 

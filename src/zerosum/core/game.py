@@ -1,7 +1,7 @@
 """The game API: a two-player zero-sum game with chance and imperfect information.
 
 A game is written as plain rules over *histories* (any hashable value the game chooses, usually
-a tuple of action labels).  The compiler (:mod:`zerosum.compiled`) walks these rules once and
+a tuple of action labels).  The compiler (:mod:`zerosum.core.compile`) walks these rules once and
 turns them into flat arrays; no solver ever calls them during an iteration.
 """
 

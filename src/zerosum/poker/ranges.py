@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.cards import (
+from zerosum.poker.cards import (
     N_CARDS,
     N_PAIRS,
     RANKS,

@@ -25,12 +25,10 @@ from functools import cached_property
 from typing import NamedTuple
 
 from ..errors import ZerosumError
-from .base import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, TERMINAL, Game
+from ..core.memory import COMPILE_BYTES_PER_HISTORY, memory_limit
 
 ALPHABET = "23456789TJQKA"
-#: peak bytes per history while compiling with the generic compiler (measured: 885 MB peak RSS
-#: for 1,913,432 histories), with a margin
-COMPILE_BYTES_PER_HISTORY = 500
 #: peak bytes per public node while building the public tree and solving on it: the node's arrays
 #: and label, plus per hand its regrets and average (per action) and working vectors, with a margin
 PUBLIC_BYTES_PER_NODE = 400
@@ -68,17 +66,6 @@ def betting_tree(max_raises: int) -> tuple[list[str], list[str], list[str]]:
 def _legal(betting: str, max_raises: int) -> tuple[str, ...]:
     legal = ("f", "c") if betting.endswith("r") else ("c",)
     return legal + ("r",) if betting.count("r") < max_raises else legal
-
-
-def _available_memory() -> int:
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 8 * 1024 ** 3
 
 
 class PokerGame(Game):
@@ -124,7 +111,7 @@ class PokerGame(Game):
     def _memory_limit(self, max_bytes: int | None = None) -> int:
         if max_bytes is None:
             max_bytes = self.max_bytes
-        return int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+        return memory_limit(max_bytes)
 
     def check_history_tree(self, max_bytes: int | None = None) -> None:
         """Refuse, before any work and with the exact count, a member whose history tree would not

@@ -20,8 +20,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import ZerosumError
-from .base import CHANCE, TERMINAL, Game
-from .poker import COMPILE_BYTES_PER_HISTORY, _available_memory
+from ..core.game import CHANCE, TERMINAL, Game
+from ..core.memory import COMPILE_BYTES_PER_HISTORY, memory_limit
 
 #: default bet size per street (flop, turn, river): a 2/4 limit game
 DEFAULT_BETS = {3: (2.0, 4.0, 4.0), 4: (4.0, 4.0), 5: (4.0,)}
@@ -50,8 +50,8 @@ class HoldemGame(Game):
 
     def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=3, range0: str = "",
                  range1: str = "", max_bytes: int | None = None):
-        from ..public_tree.cards import cards_str, hole_pairs, live_pairs, pair_str, parse_board
-        from ..public_tree.ranges import parse_range
+        from .cards import cards_str, hole_pairs, live_pairs, pair_str, parse_board
+        from .ranges import parse_range
 
         if not str(board).strip():
             raise ZerosumError("holdem needs a board of 3, 4 or 5 cards, e.g. --param board=Ks7d2c9h")
@@ -91,7 +91,7 @@ class HoldemGame(Game):
             raise ZerosumError("holdem: the two ranges cannot be dealt together (every pair shares a card)")
         self.max_bytes = max_bytes
         est = self.estimated_sizes()
-        limit = int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+        limit = memory_limit(max_bytes)
         if est["public_bytes"] > limit:
             raise ZerosumError(
                 f"{self.id} is too large even for the public tree: {est['public_nodes']:,} public nodes x "
@@ -122,7 +122,7 @@ class HoldemGame(Game):
 
     # --- sizes, counted without building anything ----------------------------------------------
     def _betting_counts(self):
-        from .poker import betting_tree
+        from .family import betting_tree
 
         d, f, e = (len(x) for x in betting_tree(self.raises))
         return d, f, e
@@ -183,7 +183,7 @@ class HoldemGame(Game):
         return self._actions_of(h.rounds)
 
     def chance_outcomes(self, h):
-        from ..public_tree.cards import card_str
+        from .cards import card_str
 
         if not h.hands:
             i, j, w = self._pairs
@@ -194,7 +194,7 @@ class HoldemGame(Game):
         return [(card_str(c), 1.0 / len(left)) for c in left]
 
     def child(self, h, action):
-        from ..public_tree.cards import parse_card
+        from .cards import parse_card
 
         if not h.hands:
             a, b = action.split(":")
@@ -204,7 +204,7 @@ class HoldemGame(Game):
         return HoldemHistory(h.hands, h.dealt, h.rounds[:-1] + (h.rounds[-1] + action,))
 
     def payoff(self, h):
-        from ..public_tree.strength import hand_strengths
+        from .strength import hand_strengths
 
         put = self.contributions(h)
         betting = h.rounds[-1]
@@ -215,7 +215,7 @@ class HoldemGame(Game):
         return put[1] if s[0] > s[1] else (-put[0] if s[0] < s[1] else 0.0)
 
     def public_label(self, dealt, rounds) -> str:
-        from ..public_tree.cards import cards_str
+        from .cards import cards_str
 
         return ":" + cards_str(dealt) + ":" + "/".join(rounds)
 
@@ -223,11 +223,15 @@ class HoldemGame(Game):
         me = self.player(h)
         return self.hand_labels[h.hands[me]] + self.public_label(h.dealt, h.rounds)
 
-    # --- the public tree ------------------------------------------------------------------------
-    def public_tree(self):
-        from ..public_tree.holdem_build import holdem_public_tree
-
-        return holdem_public_tree(self)
+    def check_history_tree(self, max_bytes: int | None = None) -> None:
+        """Refuse, before any work and with the exact count, a subgame whose history tree would not
+        fit (the public tree, :func:`zerosum.public_tree.compile.public_tree`, has no such limit)."""
+        est = self.estimated_sizes()
+        limit = memory_limit(self.max_bytes if max_bytes is None else max_bytes)
+        if est["compile_bytes"] > limit:
+            raise ZerosumError(
+                f"{self.id} has {est['histories']:,} histories: about {est['compile_bytes'] / 1e9:.1f} GB as a "
+                f"history tree, more than the {limit / 1e9:.1f} GB available; use --form public-tree")
 
 
 def holdem(**params) -> HoldemGame:

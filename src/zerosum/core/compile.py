@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import ZerosumError
-from .games.base import CHANCE, TERMINAL, Game
-from .games.poker import COMPILE_BYTES_PER_HISTORY, _available_memory
+from ..errors import ZerosumError
+from .game import CHANCE, TERMINAL, Game
+from .memory import COMPILE_BYTES_PER_HISTORY, memory_limit
 
 
 @dataclass(frozen=True)
@@ -291,7 +291,7 @@ def compile_game(game: Game, progress=None, max_bytes: int | None = None) -> Com
     found so far would need more than ``max_bytes`` (default: 70 % of the memory available now)
     the walk stops with a ZerosumError rather than running the machine out of memory.
     """
-    limit = int(0.7 * _available_memory()) if max_bytes is None else int(max_bytes)
+    limit = memory_limit(max_bytes)
     max_histories = max(1, limit // BYTES_PER_HISTORY)
     estimate = estimate_histories(game)
     if estimate is not None and estimate > 2 * max_histories:

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.cards import N_CARDS, hole_pairs
+from zerosum.poker.cards import N_CARDS, hole_pairs
 
 N_RANKS = 13
 STRENGTH_MAX = 7462  # the number of distinct 5-card hand values; a royal flush has this strength

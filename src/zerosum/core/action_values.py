@@ -6,7 +6,7 @@ with I's histories weighted by chance's and the opponent's probability of reachi
     q(I, a) = cfv(I, a) / r(I),     r(I) = sum over histories h in I of chance(h) * opp_reach(h).
 
 The counterfactual value ``cfv`` comes from the shared upward pass
-(:func:`~zerosum.sequence_form.counterfactual_values`) and ``r`` from one sparse product with the
+(:func:`~zerosum.core.sequence_form.counterfactual_values`) and ``r`` from one sparse product with the
 compiled game's ``infoset_reach`` matrix, so a whole player's action values cost two sparse
 products, one pass over the treeplex depths and one division: no Python per history or per
 information set.
@@ -14,7 +14,7 @@ information set.
 **Zero reach.**  Where the opponent never lets play reach I (r(I) = 0) the conditional value is
 undefined; we return q = 0 for every action there, so that a dynamics driven by q leaves such an
 information set alone (apart from a magnet's pull) and a best response built from q breaks the
-tie toward the first action, as :func:`~zerosum.sequence_form.best_response` does.
+tie toward the first action, as :func:`~zerosum.core.sequence_form.best_response` does.
 
 **Fused kernels.**  The dynamics do not call the functions above step by step: one Numba kernel
 per player and step (:func:`logit_step`, :func:`best_response_step`, :func:`dilated_mmd_step`)
@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .compiled import CompiledGame
+from .compile import CompiledGame
 from .sequence_form import _level_bounds, _upward, collected_values, counterfactual_values, realization_plan
 
 

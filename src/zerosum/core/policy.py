@@ -2,7 +2,7 @@
 
 Saved as JSON (never pickle)::
 
-    {"format": "zerosum.policy", "version": 1, "game": "leduc",
+    {"format": "zerosum.core.policy", "version": 1, "game": "leduc",
      "players": [{"K:": {"c": 0.25, "r": 0.75}, ...}, {...}]}
 
 ``players[p]`` maps each of player p's information-set labels to its action probabilities.
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .compiled import CompiledGame, compiled
-from .errors import ZerosumError
-from .games.base import Game
+from .compile import CompiledGame, compiled
+from ..errors import ZerosumError
+from .game import Game
 
-FORMAT = "zerosum.policy"
+FORMAT = "zerosum.core.policy"
 VERSION = 1
 
 
@@ -152,6 +152,6 @@ def _same_structure(game, players) -> bool:
 def write_text_atomic(path, text: str) -> None:
     """Write a file through a temporary sibling and a rename, with the mode the umask gives a new
     file; raise ZerosumError naming ``path`` if impossible."""
-    from .files import write_text
+    from ..files import write_text
 
     write_text(path, text)

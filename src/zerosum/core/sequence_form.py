@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .compiled import CompiledGame, Treeplex
+from .compile import CompiledGame, Treeplex
 
 
 @njit(cache=True)

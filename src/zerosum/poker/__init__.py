@@ -1,0 +1,14 @@
+"""Poker rules that both compiled forms read: cards, ranges, hand strength, and the games.
+
+* :mod:`.cards` -- the 52 cards, hole pairs, boards and their text forms;
+* :mod:`.ranges` -- ranges in the usual notation (``AA,KQs,T9o+,AhKh:0.5``) as weights per hole pair;
+* :mod:`.strength` -- hand strength of 5 to 7 cards, vectorized over hands and boards;
+* :mod:`.family` -- the poker family (Kuhn and Lab 15's Leduc are members): rules and exact sizes;
+* :mod:`.holdem` -- limit Texas hold'em subgames from the flop, turn or river: rules and exact sizes.
+
+The games implement :class:`zerosum.core.game.Game` (so the history tree compiles them) and count
+their sizes before anything is built; their public trees are built by :mod:`zerosum.public_tree`.
+
+May import: numpy, phevaluator, :mod:`zerosum.core` (the rules API, the memory limit),
+:mod:`zerosum.errors`.  Nothing here builds a tree or runs a solver.
+"""
