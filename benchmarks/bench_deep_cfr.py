@@ -33,7 +33,7 @@ SETTINGS = {"layers": 64, "traversals": 375, "advantage_steps": 375, "policy_ste
 
 def ours(iterations: int, seed: int):
     from zerosum import compiled, load_game, nash_conv
-    from zerosum.deep.deep_cfr import DeepCFRSolver
+    from zerosum.solvers.deep_cfr import DeepCFRSolver
 
     g = compiled(load_game("kuhn"))
     s = SETTINGS

@@ -89,8 +89,8 @@ def peer_iteration(size: int, reps: int) -> dict:
     import pyspiel
     from open_spiel.python.algorithms import policy_aggregator, policy_utils
 
-    from zerosum.games.openspiel import to_openspiel_policy, to_pyspiel_policy
     from zerosum.core.sequence_form import behavioral_from_realization
+    from zerosum.games.openspiel import to_openspiel_policy, to_pyspiel_policy
 
     game = zerosum.load_game("openspiel:leduc_poker")
     cg = zerosum.compiled(game)

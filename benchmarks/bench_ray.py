@@ -51,10 +51,10 @@ def main() -> None:
 
     import ray
 
-    from zerosum.public_tree.split import split_solver
     from zerosum.poker.holdem import HoldemGame
     from zerosum.public_tree.compile import public_tree
     from zerosum.public_tree.solver import public_solver
+    from zerosum.public_tree.split import split_solver
 
     t0 = time.perf_counter()
     game = HoldemGame(board=args.board, range0=args.range0, range1=args.range1, raises=args.raises,

@@ -15,6 +15,7 @@ from zerosum.solvers.lcfr import LCFRSolver
 from zerosum.solvers.lp import LPSolver
 from zerosum.solvers.pcfr import PCFRPlusSolver
 from zerosum.solvers.pdcfr_plus import PDCFRPlusSolver
+from zerosum.solvers.rules import CFR, DCFR, LCFR, CFRPlus, PCFRPlus, PDCFRPlus, RegretRule
 
 VARIANTS = ["cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "pdcfr+"]
 
@@ -210,3 +211,101 @@ def test_discounting_experiment_json(tmp_path):
     assert plot.exists() and out["figures"] == [str(plot)]
     bad = CliRunner().invoke(cli, ["experiment", "discounting", "--variants", "cfr,nope", "--no-plot"])
     assert bad.exit_code == 1 and "nope" in bad.output and "Traceback" not in bad.output
+
+
+# --- the variant objects of zerosum.solvers.rules -------------------------------------------------------
+
+def _d(s, alpha):
+    """PDCFR+'s discount d(s) = s^alpha / (s^alpha + 1), d(0) = 0, in the paper's float operations."""
+    s = float(s)
+    return s ** alpha / (s ** alpha + 1.0) if s > 0 else 0.0
+
+
+@pytest.mark.parametrize("t", [1, 2, 3, 10, 977])
+def test_each_variant_is_the_formula_of_its_paper(t):
+    ft = float(t)
+    assert CFR().regret_rule(t) == RegretRule(1.0, 1.0, 1.0, False) and CFR().average_weight(t) == 1.0
+    assert CFRPlus().regret_rule(t) == RegretRule(floor=True) and CFRPlus().average_weight(t) == ft
+    assert LCFR().regret_rule(t) == RegretRule(pos=t / (t + 1.0), neg=t / (t + 1.0)) and LCFR().average_weight(t) == ft
+    for a, b, g in ((1.5, 0.0, 2.0), (2.0, -0.5, 3.0)):  # Brown and Sandholm's (1.5, 0, 2), and another
+        dcfr = DCFR(alpha=a, beta=b, gamma=g)
+        assert dcfr.regret_rule(t) == RegretRule(pos=ft ** a / (ft ** a + 1.0), neg=ft ** b / (ft ** b + 1.0))
+        assert dcfr.average_weight(t) == ft ** g
+    pcfr = PCFRPlus()
+    assert pcfr.regret_rule(t) == RegretRule(floor=True) and pcfr.average_weight(t) == ft ** 2.0
+    assert pcfr.prediction_scale(t) == 1.0 and pcfr.prediction == "tree" and pcfr.predictive
+    pd = PDCFRPlus(prediction="local")
+    assert pd.regret_rule(t) == RegretRule(pre=_d(t - 1, 2.3), floor=True) and pd.average_weight(t) == ft ** 5.0
+    assert pd.prediction_scale(t) == _d(t, 2.3) and pd.prediction == "local"
+    assert PDCFRPlus().regret_rule(1).pre == 0.0  # d(0) = 0: the first update starts from nothing
+    assert not any(v.predictive for v in (CFR(), CFRPlus(), LCFR(), DCFR()))
+
+
+def test_variant_objects_refuse_bad_parameters_in_one_line():
+    for make, message in ((lambda: DCFR(alpha=float("nan")), "alpha must be a finite number, got nan"),
+                          (lambda: DCFR(gamma=-1), "dcfr: gamma must be >= 0 (older iterations may not weigh more)"),
+                          (lambda: PCFRPlus(gamma=True), "gamma must be a finite number, got True"),
+                          (lambda: PCFRPlus(gamma=-2), "pcfr+: gamma must be >= 0, got -2"),
+                          (lambda: PDCFRPlus(alpha=-1), "pdcfr+: alpha and gamma must be >= 0, got alpha=-1, gamma=5.0"),
+                          (lambda: PDCFRPlus(prediction="psychic"), "pdcfr+: prediction must be one of tree, local")):
+        with pytest.raises(ZerosumError) as err:
+            make()
+        assert str(err.value).startswith(message) and "\n" not in str(err.value)
+    with pytest.raises(ZerosumError, match="variant object"):
+        SOLVERS["cfr"](compiled(load_game("kuhn")), variant="dcfr")
+
+
+@pytest.mark.parametrize("name, v", [
+    ("cfr+", CFRPlus()), ("lcfr", LCFR()), ("dcfr", DCFR(alpha=2.0, beta=-0.5, gamma=3.0)),
+    ("pcfr+", PCFRPlus(prediction="local")), ("pdcfr+", PDCFRPlus(alpha=1.0, gamma=4.0)),
+])
+def test_a_variant_object_on_the_history_tree_is_the_named_class(name, v, tmp_path):
+    from zerosum.solvers.cfr import CFRSolver
+
+    cg = compiled(load_game("leduc"))
+    options = dict(vars(v))  # the variant's parameters: the named class's options
+    for alternating in (True, False):
+        mine, named = CFRSolver(cg, alternating, variant=v), SOLVERS[name](cg, alternating=alternating, **options)
+        assert mine.name == named.name == name
+        assert mine.run(30, [10]) == named.run(30, [10])
+        a, b = mine.state_dict(), named.state_dict()
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    np.savez(tmp_path / "s.npz", **a)  # a run of the object resumes as the named class, and back
+    resumed = SOLVERS[name](cg, alternating=False, **options)
+    resumed.load_state_dict(dict(np.load(tmp_path / "s.npz")))
+    assert resumed.run(40) == mine.run(40)
+
+
+@pytest.mark.parametrize("name, v", [
+    ("cfr", CFR()), ("dcfr", DCFR(alpha=2.0, beta=-0.5, gamma=3.0)), ("pdcfr+", PDCFRPlus(prediction="local")),
+])
+def test_a_variant_object_on_the_public_tree_is_the_named_solver(name, v):
+    import inspect
+
+    from zerosum.public_tree.compile import public_tree
+    from zerosum.public_tree.solver import PublicTreeSolver, public_solver, public_solver_class
+
+    game = load_game("poker")
+    tree = public_tree(game)
+    options = dict(vars(v))
+    for dtype in ("float64", "float32"):
+        mine, named = PublicTreeSolver(tree, v, dtype), public_solver(name, tree, dtype=dtype, **options)
+        assert (mine.name, mine.form, mine.dtype) == (named.name, named.form, named.dtype) == (name, "public-tree", dtype)
+        assert mine.run(30, [10]) == named.run(30, [10])
+        a, b = mine.state_dict(), named.state_dict()
+        assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+    cls = public_solver_class(name, "float32")  # the options the CLI checks: the variant's parameters
+    assert list(inspect.signature(cls.__init__).parameters) == ["self", "game", "alternating", *options]
+    assert (cls.name, cls.form, cls.dtype) == (name, "public-tree", "float32")
+    # the same variant on the history tree: the same run up to each form's summation order
+    hist = SOLVERS[name](compiled(game), **options).run(10)[-1]
+    pub = PublicTreeSolver(tree, v).run(10)[-1]
+    assert abs(hist["nash_conv_average"] - pub["nash_conv_average"]) < 1e-9
+
+
+def test_split_refuses_predictive_variants_before_starting_ray():
+    from zerosum.public_tree.split import split_solver
+
+    for name in ("pcfr+", "pdcfr+", "pcs-mccfr", "es-mccfr"):
+        with pytest.raises(ZerosumError, match="does not run split over Ray; use one of cfr, cfr"):
+            split_solver(name, None, 2)

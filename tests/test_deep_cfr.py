@@ -10,7 +10,7 @@ from zerosum.core.sequence_form import realization_plan
 pytest.importorskip("jax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
 pytest.importorskip("optax", reason="Deep CFR needs the 'deep' extra (JAX, Optax)")
 
-from zerosum.deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
+from zerosum.solvers.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
 
 TINY = {"traversals": 40, "advantage_steps": 30, "policy_steps": 60, "batch": 64, "memory": 4000}
 TINY_SD = {k: v for k, v in TINY.items() if k != "policy_steps"}
@@ -223,7 +223,7 @@ def test_defaults_follow_the_game_size_and_explicit_options_override():
     small settings -- the same run, number for number, as passing them explicitly -- and the
     Leduc variants (288, 936) get the large ones; an explicit value wins; the resolved values are
     reported."""
-    from zerosum.deep.deep_cfr import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
+    from zerosum.solvers.deep_cfr import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
 
     kuhn = compiled(load_game("kuhn"))
     leduc = compiled(load_game("leduc"))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from zerosum import ZerosumError, compiled, evaluate, load_game
+from zerosum.core.policy import TabularPolicy
 from zerosum.deep.network_policy import (
     Network,
     load_networks,
@@ -14,7 +15,6 @@ from zerosum.deep.network_policy import (
     tabulate,
 )
 from zerosum.learning.features import infoset_features
-from zerosum.core.policy import TabularPolicy
 
 
 @pytest.fixture(scope="module")

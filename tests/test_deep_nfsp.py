@@ -10,7 +10,7 @@ from zerosum import ZerosumError, compiled, load_game
 pytest.importorskip("jax", reason="NFSP needs the 'deep' extra (JAX, Optax)")
 pytest.importorskip("optax", reason="NFSP needs the 'deep' extra (JAX, Optax)")
 
-from zerosum.deep.nfsp import NFSPSolver, _self_play
+from zerosum.solvers.nfsp import NFSPSolver, _self_play
 
 TINY = {"hands": 64, "updates": 2, "batch": 32, "replay": 2000, "reservoir": 5000, "hidden": 16}
 #: NFSP as Heinrich and Silver wrote it: minibatches of a reservoir, the actions taken as targets
@@ -150,7 +150,7 @@ def test_defaults_by_game_size(kuhn):
     layers of 128, a ring of 200,000, eta 0.1 and one average-network step per iteration (Kuhn 16).
     The state stores the resolved values, so a run
     with other ones is refused."""
-    from zerosum.deep.nfsp import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
+    from zerosum.solvers.nfsp import LARGE_DEFAULTS, SMALL_DEFAULTS, resolve_defaults
 
     leduc = compiled(load_game("leduc"))
     assert resolve_defaults(kuhn) == SMALL_DEFAULTS
@@ -188,12 +188,12 @@ def test_sl_updates_are_the_average_networks_steps(kuhn):
     import jax
     import jax.numpy as jnp
 
-    from zerosum.deep.training import _trainer, batch_steps
+    from zerosum.deep.training import batch_steps, fit_trainer
 
     s = NFSPSolver(kuhn, seed=4, sl_updates=3, **TINY)
     before = [list(p) for p in s.avg_params]
     s.iterate(1)
-    fit = _trainer("xent", s.sl_learning_rate, 1, 3, False, True)[1]
+    fit = fit_trainer("xent", s.sl_learning_rate, 1, 3, False, True)[1]
     opt = batch_steps("xent", s.sl_learning_rate)[0]
     for p in (0, 1):
         n = s.trees[p].n_infosets

@@ -5,10 +5,10 @@ import pytest
 
 import zerosum
 from zerosum.core.action_values import action_values, softmax
-from zerosum.errors import ZerosumError
 from zerosum.core.evaluation import nash_conv
-from zerosum.experiments.dynamics import LAB_TABLE, lab_part3
 from zerosum.core.sequence_form import realization_plan
+from zerosum.errors import ZerosumError
+from zerosum.experiments.dynamics import LAB_TABLE, lab_part3
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.dynamics import LAB_DYNAMICS, MagnetDynamics, MirrorDescent
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from zerosum import CFRPlusSolver, ZerosumError, compiled, load_game
+from zerosum.core.sequence_form import realization_plan
 from zerosum.learning.oracle import SANITY_OPTIONS, make_oracle, oracle_error
 from zerosum.learning.simulator import Mixture
-from zerosum.core.sequence_form import realization_plan
 from zerosum.solvers.psro import PSROSolver
 
 jax = pytest.importorskip("jax", reason="the dqn oracle needs the 'deep' extra (JAX, Optax)")

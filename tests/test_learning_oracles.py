@@ -5,10 +5,10 @@ import pytest
 
 from zerosum import CFRPlusSolver, ZerosumError, best_response_value, compiled, load_game
 from zerosum.core.evaluation import expected_value
-from zerosum.learning.oracle import make_oracle, oracle_error
-from zerosum.learning.simulator import Mixture
 from zerosum.core.policy import TabularPolicy
 from zerosum.core.sequence_form import realization_plan
+from zerosum.learning.oracle import make_oracle, oracle_error
+from zerosum.learning.simulator import Mixture
 from zerosum.solvers.psro import best_response_oracle
 
 

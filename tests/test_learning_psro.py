@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from zerosum import ZerosumError, compiled, load_game
-from zerosum.learning.oracle import oracle_error
 from zerosum.core.sequence_form import behavioral_from_realization
+from zerosum.learning.oracle import oracle_error
 from zerosum.solvers.psro import PSROSolver
 
 

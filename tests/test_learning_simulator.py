@@ -6,9 +6,9 @@ import pytest
 from helpers import random_policy
 
 from zerosum import TabularPolicy, ZerosumError, compiled, expected_value, load_game
+from zerosum.core.sequence_form import behavioral_from_realization, realization_plan
 from zerosum.learning.features import infoset_features
 from zerosum.learning.simulator import Environment, Mixture, Simulator
-from zerosum.core.sequence_form import behavioral_from_realization, realization_plan
 
 
 @pytest.fixture(scope="module")

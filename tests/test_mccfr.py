@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 import zerosum
 from zerosum.core.compile import compiled
-from zerosum.errors import ZerosumError
 from zerosum.core.game import CHANCE, TERMINAL
 from zerosum.core.sequence_form import collected_values
+from zerosum.errors import ZerosumError
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.cfr import CFRPlusSolver, CFRSolver
 from zerosum.solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver

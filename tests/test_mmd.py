@@ -6,9 +6,9 @@ import pytest
 import zerosum
 from zerosum.core.action_values import PlayerArrays, dilated_mmd_step, softmax
 from zerosum.core.compile import compiled
+from zerosum.core.sequence_form import realization_plan
 from zerosum.errors import ZerosumError
 from zerosum.experiments.dynamics import LAB_TABLE
-from zerosum.core.sequence_form import realization_plan
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.mmd import MMDSolver, ProximalMagnet, dilated_weights
 

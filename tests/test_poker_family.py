@@ -11,8 +11,8 @@ from click.testing import CliRunner
 import zerosum
 from zerosum.cli import cli
 from zerosum.core.compile import compiled
-from zerosum.errors import ZerosumError
 from zerosum.core.game import TERMINAL
+from zerosum.errors import ZerosumError
 from zerosum.poker.family import PokerGame
 from zerosum.solvers import CFRPlusSolver, CFRSolver
 

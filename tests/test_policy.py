@@ -37,7 +37,7 @@ def test_loading_a_policy_of_another_game_says_so(tmp_path):
 @pytest.mark.parametrize("content, message", [
     ("not json", "not a JSON policy file"),
     ('{"format": "other"}', "not a zerosum policy file"),
-    ('{"format": "zerosum.core.policy", "version": 1, "game": "kuhn", "players": [{}, {}]}', "do not match"),
+    ('{"format": "zerosum.policy", "version": 1, "game": "kuhn", "players": [{}, {}]}', "do not match"),
 ])
 def test_malformed_policy_files_are_refused(tmp_path, content, message):
     path = tmp_path / "bad.json"

@@ -11,8 +11,8 @@ import pytest
 
 from zerosum import load_game
 from zerosum.core.compile import compile_game
-from zerosum.errors import ZerosumError
 from zerosum.core.evaluation import evaluate
+from zerosum.errors import ZerosumError
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 import zerosum
 from zerosum.cli import cli
 from zerosum.core.game import CHANCE, TERMINAL
-from zerosum.poker.holdem import HoldemHistory
 from zerosum.poker.family import PokerHistory
+from zerosum.poker.holdem import HoldemHistory
 from zerosum.public_tree import build
 from zerosum.public_tree import compile as compile_module
 from zerosum.public_tree.build import poker_public_tree

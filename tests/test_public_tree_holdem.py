@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from zerosum.core.compile import compile_game
-from zerosum.errors import ZerosumError
 from zerosum.core.evaluation import evaluate
+from zerosum.errors import ZerosumError
 from zerosum.poker.holdem import HoldemGame
+from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import PublicTree
 from zerosum.public_tree.passes import Workspace
 from zerosum.public_tree.solver import public_solver

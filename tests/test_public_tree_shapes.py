@@ -14,8 +14,8 @@ from zerosum import load_game
 from zerosum.public_tree.build import poker_public_tree
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import FOLD
-from zerosum.public_tree.shapes import shape_tree
 from zerosum.public_tree.passes import nash_conv_public
+from zerosum.public_tree.shapes import shape_tree
 from zerosum.public_tree.solver import public_solver, public_solver_class
 
 KUHN = {"ranks": 3, "copies": 1, "rounds": 1, "raises": 1, "bets": [1]}

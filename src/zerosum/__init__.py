@@ -1,24 +1,29 @@
 """zerosum: solve two-player zero-sum games, exactly where they are small and fast where they are not.
 
-Where things live (``help(zerosum.NAME)`` for each):
+Where things live (``help(zerosum.NAME)`` for each; from the bottom of the layers up):
 
+* the history-tree core, :mod:`zerosum.core`: the rules API :class:`Game`, the compiled form
+  every solver runs on (:func:`compiled`, :mod:`zerosum.core.compile`), policies
+  (:class:`TabularPolicy`, ``save`` / ``load`` as JSON) and exact evaluation
+  (:func:`nash_conv`, :func:`exploitability`, :func:`evaluate`, :func:`best_response_value`,
+  :func:`expected_value`);
+* poker rules, :mod:`zerosum.poker`: cards, ranges, hand strength, the poker family and limit
+  hold'em subgames;
 * games: :func:`load_game` by name (``zerosum.known_games()``; ``"openspiel:NAME"`` for any
-  OpenSpiel game), the rules API :class:`Game` (:mod:`zerosum.games`), Gambit files in
+  OpenSpiel game), the registry and the other games in :mod:`zerosum.games`, Gambit files in
   :mod:`zerosum.games.efg`;
-* the compiled form every solver runs on: :func:`compiled` (:mod:`zerosum.core.compile`); the
-  public-tree form of poker games in :mod:`zerosum.public_tree`;
 * solvers: :data:`SOLVERS` maps every ``zerosum solve -a`` name (``cfr``, ``cfr+``, ``dcfr``,
-  ``lp``, ``es-mccfr``, ``psro``, ...) to its class, e.g. ``SOLVERS["dcfr"](game, alpha=1.5)``;
-  :class:`CFRSolver` and :class:`CFRPlusSolver` are also here; one module per algorithm in
-  :mod:`zerosum.solvers`;
-* evaluation: :func:`nash_conv`, :func:`exploitability`, :func:`evaluate`,
-  :func:`best_response_value`, :func:`expected_value`;
-* policies: :class:`TabularPolicy` (``save`` / ``load`` as JSON);
+  ``lp``, ``es-mccfr``, ``psro``, ``deep-cfr``, ...) to its class, e.g.
+  ``SOLVERS["dcfr"](game, alpha=1.5)``; :class:`CFRSolver` and :class:`CFRPlusSolver` are also
+  here; one module per algorithm in :mod:`zerosum.solvers`;
+* the public-tree form of poker games (hand vectors, its own solver and the Ray split):
+  :mod:`zerosum.public_tree`; learned oracles :mod:`zerosum.learning`; networks
+  :mod:`zerosum.deep`; Ray :mod:`zerosum.distributed`;
 * perfect-information games and search: :mod:`zerosum.perfect` (``load_perfect_game``,
   :mod:`zerosum.perfect.search`, agents, tournaments); the exact Connect Four solver is
   ``from zerosum.perfect.connect4_solver import Connect4Solver``;
 * experiments (the seeds' tables): :mod:`zerosum.experiments`; the command line:
-  :mod:`zerosum.cli` (``zerosum --help``).
+  :mod:`zerosum.cli` (``zerosum --help``), the only code that parses arguments and prints.
 
 Bad input raises :class:`ZerosumError` (a ValueError) with a one-line message.
 """

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib's pyplot on the headless Agg backend (imported on first use)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -42,7 +43,7 @@ def save_figure(fig, path) -> None:
     try:
         write_atomic(path, lambda tmp: fig.savefig(tmp, format=fmt, dpi=120, bbox_inches="tight"), "plot")
     finally:
-        _pyplot().close(fig)
+        pyplot().close(fig)
 
 
 #: line styles beyond the colour cycle, so that no two of up to 40 series look alike
@@ -105,7 +106,7 @@ def _legend(fig, ax, n_entries: int) -> None:
 def loglog(series: dict[str, tuple[list, list]], path, title: str, xlabel: str = "iterations",
            ylabel: str = "NashConv", hlines: dict[str, float] | None = None) -> None:
     """One log-log figure with a line per series {label: (xs, ys)} and optional reference lines."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     styles = {label: _style(k) for k, label in enumerate(series)}
     _draw(ax, series, hlines, styles)
@@ -121,7 +122,7 @@ def loglog_panels(panels: dict[str, dict[str, tuple[list, list]]], path, title: 
     """Small multiples: one log-log panel per {panel title: series}, the same label drawn the same
     way in every panel, one legend for all (for many games x many solvers, where one crowded
     axes with a long legend cannot be read)."""
-    plt = _pyplot()
+    plt = pyplot()
     n = max(1, len(panels))
     cols = min(3, n)
     rows = -(-n // cols)

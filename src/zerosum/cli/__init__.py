@@ -1,6 +1,17 @@
-"""The ``zerosum`` command.  Subcommands live in their own modules and load on first use,
-so ``zerosum --help`` stays fast and each area (imperfect-information solving, search,
-experiments) keeps its commands in one room."""
+"""The ``zerosum`` command: the only place that parses arguments and prints.  Subcommands live in
+their own modules and load on first use, so ``zerosum --help`` stays fast:
+
+* :mod:`.imperfect` -- ``games``, ``solve``, ``evaluate``; :mod:`.public_tree` and :mod:`.ray` --
+  what ``solve`` and ``evaluate`` do on the public tree and split over Ray; :mod:`.runs` -- what
+  every solve path shares (resume, run with progress, the result dict, the output files);
+* :mod:`.experiment` -- ``zerosum experiment NAME``;
+* :mod:`.perfect`, :mod:`.connect4` -- ``search``, ``play``, ``tournament``, ``analyze``;
+* :mod:`.common` -- parsing ``--param``, JSON output, state files, and how progress is shown
+  (the reporter of :mod:`zerosum.progress` installed for every command).
+
+May import: anything in zerosum, click, Rich.  Nothing outside this package imports it.
+"""
+
 
 from __future__ import annotations
 

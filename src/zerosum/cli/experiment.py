@@ -1,14 +1,278 @@
-"""``zerosum experiment NAME``: the experiments registered in zerosum.experiments."""
+"""``zerosum experiment NAME``: the experiments of :mod:`zerosum.experiments` (one per line of
+:data:`~zerosum.experiments.EXPERIMENTS`), their options, and how their reports are printed.
+
+Each command parses its options here and calls its experiment's function, which returns a
+:class:`~zerosum.experiments.report.Report`; :func:`experiment_command` adds ``--json`` and
+``--plot``/``--no-plot`` and prints the report.  The experiment modules are imported when their
+command runs, so ``zerosum experiment --help`` loads none of their solvers, JAX or Ray.
+"""
 
 from __future__ import annotations
 
+import functools
+import logging
+from contextlib import contextmanager
+
 import click
 
-from ..experiments import EXPERIMENTS
+from ..errors import ZerosumError
+from ..experiments.discounting import VARIANTS
+from ..experiments.learned_oracles import ORACLES
 from . import LazyGroup
 
 
-@click.group(cls=LazyGroup, lazy={name: f"{module}:command" for name, module in EXPERIMENTS.items()},
-             package="zerosum.experiments")
+@click.group(cls=LazyGroup)
 def experiment():
     """Run an experiment and print its tables (and draw its figure)."""
+
+
+def experiment_command(name: str):
+    """Turn ``fn(plot, progress, **options) -> Report`` into ``zerosum experiment NAME``.
+
+    Adds ``--json`` and ``--plot PATH`` (default ``zerosum-NAME.png``; ``--no-plot`` for none).
+    ``progress`` is False under --json.  Extra click options go between this decorator and fn.
+    """
+    def deco(fn):
+        @click.command(name=name, help=fn.__doc__)
+        @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a 'tables' list.")
+        @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=f"zerosum-{name}.png",
+                      show_default=True, help="Where to write the figure (PNG).")
+        @click.option("--no-plot", is_flag=True, help="Do not draw a figure.")
+        @functools.wraps(fn)
+        def cmd(as_json, plot_path, no_plot, **options):
+            from ..plots import check_plot_path
+            from .common import emit_json
+
+            plot = None if no_plot else plot_path
+            check_plot_path(plot)
+            report = fn(plot=plot, progress=not as_json, **options)
+            if as_json:
+                emit_json(report.to_dict())
+            else:
+                click.echo(report.render())
+
+        experiment.add_command(cmd)
+        return cmd
+
+    return deco
+
+
+def ray_options(what: str):
+    """The ``--ray auto|ADDRESS`` and ``--workers N`` options of an experiment command (passed
+    to it as ``ray_address`` and ``workers``); ``what`` names what one Ray task runs."""
+    def deco(fn):
+        fn = click.option("--workers", type=int, default=None,
+                          help="Ray workers (default: the cluster's CPUs).")(fn)
+        return click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+                            help=f"One Ray task per {what} (same numbers as without): auto starts a local "
+                                 f"instance, HOST:PORT joins a cluster.")(fn)
+    return deco
+
+
+@contextmanager
+def _stderr_lines(logger: str):
+    """Each INFO record of ``logger`` as one line on stderr while the block runs (an experiment's
+    word on which solver runs now)."""
+    class Echo(logging.Handler):
+        def emit(self, record):
+            click.echo(record.getMessage(), err=True)
+
+    log = logging.getLogger(logger)
+    handler, before = Echo(), (log.level, log.propagate)
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False  # shown here once, whatever the root logger does
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.level, log.propagate = before
+
+
+@experiment_command("discounting")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--games", default="kuhn,leduc", show_default=True, help="Comma-separated game names.")
+@click.option("--variants", default=",".join(VARIANTS), show_default=True, help="Comma-separated solvers.")
+def _discounting(plot, progress, iterations, games, variants):
+    """Linear, discounted and predictive CFR against CFR and CFR+, with the LP's exact value."""
+    from ..experiments.discounting import discounting
+
+    return discounting(plot, progress, iterations, games, variants)
+
+
+@experiment_command("cfr")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
+@click.option("--game", default="leduc", show_default=True)
+def _cfr(plot, progress, iterations, game):
+    """Lab 15 Part 1: CFR and CFR+ on Leduc hold'em (average and current NashConv, value, first actions)."""
+    from ..experiments.cfr import lab_part1
+
+    return lab_part1(plot, progress, iterations, game)
+
+
+@experiment_command("mccfr")
+@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True,
+              help="MCCFR runs (seeds 0 .. N-1); the table shows mean, std and range.")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=100000, show_default=True)
+@click.option("--game", default="leduc", show_default=True)
+@click.option("--outcome-sampling/--no-outcome-sampling", default=True, show_default=True,
+              help="Also run outcome-sampling MCCFR.")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
+              help="Run the seeds on Ray: auto starts a local instance, HOST:PORT joins a cluster.")
+@click.option("--workers", type=int, default=None, help="Ray workers (default: the cluster's CPUs).")
+def _mccfr(plot, progress, seeds, iterations, game, outcome_sampling, ray_address, workers):
+    """Lab 15 Part 2: external-sampling MCCFR against CFR and CFR+ at equal nodes touched."""
+    from ..distributed.ray_runtime import check_workers
+    from ..experiments.mccfr import lab_part2
+
+    check_workers(workers)
+    return lab_part2(plot, progress, seeds=seeds, iterations=iterations, game=game,
+                     outcome_sampling=outcome_sampling, ray=ray_address, workers=workers)
+
+
+@experiment_command("sampling-pays")
+@click.option("--fraction", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
+              help="Target NashConv as a fraction of the uniform policy's.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Solver seconds allowed per solver and game.")
+@click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
+              help="Skip members with more ranks.")
+@ray_options("family member or hold'em subgame")
+def _sampling_pays(plot, progress, fraction, time_limit, max_ranks, ray_address, workers):
+    """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
+    from ..experiments.sampling_pays import MEMBERS, SUBGAMES, crossover
+
+    members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
+    with _stderr_lines("zerosum.experiments.sampling_pays"):
+        return crossover(plot, progress, fraction, time_limit, members, SUBGAMES if max_ranks == 13 else (),
+                         ray=ray_address, workers=workers)
+
+
+@experiment_command("psro")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=150, show_default=True,
+              help="Iterations, i.e. strategies per player at the end.")
+@click.option("--band/--no-band", default=True, show_default=True,
+              help="Rerun PSRO under other LP tie-breaking rules and show the band.")
+@click.option("--game", default="leduc", show_default=True)
+@ray_options("PSRO run (meta-solver or tie-breaking rule)")
+def _psro(plot, progress, iterations, band, game, ray_address, workers):
+    """Lab 15 Part 4: iterated best response, fictitious play and PSRO (Nash) with exact best responses."""
+    from ..experiments.psro import lab_part4
+
+    return lab_part4(plot, progress, iterations, band, game, ray=ray_address, workers=workers)
+
+
+@experiment_command("lab15")
+def _lab15(plot, progress):
+    """Lab 15, all four parts (CFR/CFR+, MCCFR, self-play dynamics, PSRO) in the lab's layout."""
+    from ..experiments.lab15 import lab15
+
+    return lab15(plot, progress)
+
+
+@experiment_command("kuhn")
+def _kuhn(plot, progress):
+    """The Kuhn-poker notebook: regret matching on RPS, vanilla CFR's value and strategy, CFR vs CFR+."""
+    from ..experiments.kuhn import notebook
+
+    return notebook(plot, progress)
+
+
+@experiment_command("dynamics")
+@click.option("--steps", type=click.IntRange(min=1000), default=30000, show_default=True,
+              help="Steps of the moving-magnet study.")
+def _dynamics(plot, progress, steps):
+    """Lab 15 Part 3 (self-play dynamics, current-strategy NashConv), converging moving magnets,
+    dilated MMD against CFR+."""
+    from ..experiments.dynamics import dynamics_experiment
+
+    return dynamics_experiment(plot, progress, steps)
+
+
+def _budgets(text: str, name: str) -> tuple[int, ...]:
+    """``--budgets``-style text: comma-separated positive integers (blanks skipped)."""
+    try:
+        values = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise ZerosumError(f"{name} expects comma-separated integers, got {text!r}") from None
+    if not values or any(v <= 0 for v in values):
+        raise ZerosumError(f"{name} must be positive integers, got {text!r}")
+    return values
+
+
+@experiment_command("learned-oracles")
+@click.option("--iterations", "-n", type=click.IntRange(min=2), default=150, show_default=True)
+@click.option("--budgets", default="1000,10000,100000", show_default=True, help="Hands per oracle call.")
+@click.option("--seeds", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--oracles", default=",".join(ORACLES), show_default=True)
+@click.option("--dqn-max-hands", type=click.IntRange(min=1), default=10000, show_default=True,
+              help="Largest budget the DQN runs at.")
+@click.option("--sanity-budgets", default="1000,10000,100000,1000000", show_default=True,
+              help="Budgets of the oracle-error table against fixed opponents ('' for none).")
+@click.option("--sanity-dqn-max-hands", type=click.IntRange(min=1), default=100000, show_default=True,
+              help="Largest budget the DQN runs at in the oracle-error table (10^6 takes ~80 CPU s per call).")
+@click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
+@click.option("--game", default="leduc", show_default=True)
+@ray_options("(oracle, budget, seed) PSRO run")
+def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, sanity_dqn_max_hands,
+             quick, game, ray_address, workers):
+    """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
+    from ..experiments.learned_oracles import learned_oracles
+
+    budgets = _budgets(budgets, "--budgets")
+    sanity_budgets = _budgets(sanity_budgets, "--sanity-budgets") if sanity_budgets.strip() else ()
+    oracles = tuple(o.strip() for o in oracles.split(",") if o.strip())
+    if quick:
+        iterations, budgets, seeds, dqn_max_hands, sanity_budgets = 10, (300, 1000), 1, 1000, (1000,)
+        sanity_dqn_max_hands = 1000
+    return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game,
+                           sanity_budgets, ray=ray_address, workers=workers,
+                           sanity_dqn_max_hands=sanity_dqn_max_hands)
+
+
+def _samples(text: str) -> tuple[int, ...]:
+    """``--samples`` text: comma-separated positive integers."""
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise ZerosumError(f"expected comma-separated integers, got {text!r}") from None
+    if not values or any(v <= 0 for v in values):
+        raise ZerosumError(f"expected positive integers, got {text!r}")
+    return values
+
+
+@experiment_command("approximation")
+@click.option("--game", default="leduc", show_default=True)
+@click.option("--samples", default="10000,100000", show_default=True, help="Sampled information sets per fit.")
+@click.option("--steps", type=int, default=16000, show_default=True, help="Adam steps per network.")
+@click.option("--quick", is_flag=True, help="A tiny run (Kuhn, one small network) for tests.")
+def _approximation(plot, progress, game, samples, steps, quick):
+    """Distill CFR+'s average into small networks and measure the NashConv it costs (Lab 15)."""
+    from ..experiments.approximation import approximation
+
+    if steps <= 0:
+        raise ZerosumError(f"--steps must be positive, got {steps}")
+    if quick:
+        return approximation(plot, progress, game="kuhn", cfr_iterations=200, sizes=((8,),), samples=(2000,),
+                             steps=300, batch=64)
+    return approximation(plot, progress, game=game, samples=_samples(samples), steps=steps)
+
+
+@experiment_command("deep")
+@click.option("--game", default="kuhn", show_default=True)
+@click.option("--seeds", type=int, default=3, show_default=True)
+@click.option("--quick", is_flag=True, help="A tiny run for tests (one seed, a few iterations, small settings).")
+@ray_options("(method, seed) run")
+def _deep(plot, progress, game, seeds, quick, ray_address, workers):
+    """Deep CFR, SD-CFR and NFSP against CFR+: exact NashConv by nodes touched and CPU time."""
+    from ..experiments.deep import deep
+
+    if seeds <= 0:
+        raise ZerosumError(f"--seeds must be positive, got {seeds}")
+    if quick:
+        small = {"traversals": 20, "advantage_steps": 20, "batch": 32, "memory": 2000}
+        return deep(plot, progress, game="kuhn", seeds=1, iterations={"deep-cfr": 3, "sd-cfr": 3, "nfsp": 20},
+                    options={"deep-cfr": {**small, "policy_steps": 20}, "sd-cfr": small,
+                             "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
+                    cfr_iterations=50, ray=ray_address, workers=workers)
+    return deep(plot, progress, game=game, seeds=seeds, ray=ray_address, workers=workers)

@@ -8,17 +8,8 @@ from pathlib import Path
 import click
 
 from ..errors import ZerosumError
-from .common import (
-    check_writable,
-    console,
-    emit_json,
-    load_from_cli,
-    load_state,
-    parse_params,
-    progress_bar,
-    progress_status,
-    save_state,
-)
+from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status
+from .runs import resume, run_iterations, solve_result, write_outputs
 
 DEFAULT_CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
 
@@ -189,12 +180,12 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     g = load_from_cli(game, params)
     if algorithm == "lp":
         check_lp_size(g)
-    from ..public_tree.cli_support import resolve_form, solve_public
+    from ..distributed.ray_runtime import check_workers
+    from .public_tree import resolve_form, solve_public
 
     psro_ray = ray_address is not None and algorithm == "psro"  # the two learned oracle calls at once
-    if ray_address is not None:  # zerosum.distributed: the public tree split over Ray workers
-        from ..distributed.ray_runtime import check_workers
-        from ..distributed.solve import check_ray_game, solve_split
+    if ray_address is not None:  # the public tree split over Ray workers
+        from .ray import check_ray_game, solve_split
 
         check_workers(workers)
         if not psro_ray:
@@ -205,15 +196,11 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
             resolve_form(g, "public-tree")
         run = solve_split if ray_address else solve_public
         extra = (ray_address, workers) if ray_address else ()
-        result = run(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
-                     save_path, progress_bar, as_json, *extra)
-        failed = []  # as below: a late write failure comes after the results
-        if plot_path:
-            try:
-                _plot(result["checkpoints"], plot_path, f"{algorithm} on {g.id}")
-                result["plot"] = plot_path
-            except ZerosumError as e:
-                failed.append(str(e))
+        result, failed = run(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
+                             save_path, as_json, *extra)
+        if plot_path:  # a late write failure comes after the results, as below
+            failed += write_outputs(result, None, None, plot=(plot_path, result["checkpoints"],
+                                                              f"{algorithm} on {g.id}"))
         emit_json(result) if as_json else _print_solve(result)
         if failed:
             raise ZerosumError("; ".join(failed))
@@ -234,59 +221,31 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     notes = []
     if one_shot and (state_path or resume_path):
         solver.state_dict()  # before the work: the one-shot solver says why it has no state
-    if resume_path:
-        load_state(solver, resume_path)
-        if seed is not None and getattr(solver, "seed", seed) != seed:
-            raise ZerosumError(f"the saved run used --seed {solver.seed}, not {seed}: a resumed run keeps its "
-                               f"seed (leave --seed out, or start afresh)")
-        if solver.iteration >= iterations:
-            raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; "
-                               f"ask for more --iterations")
+    resume(solver, resume_path, iterations, seed)
     if one_shot and plot_path:
         notes.append(f"no plot: {algorithm} solves the game in one shot, so there is no convergence curve "
                      f"to draw ({plot_path} not written)")
         plot_path = None
-    t0 = time.perf_counter()
     if one_shot:
+        t0 = time.perf_counter()
         with progress_status(f"{algorithm} on {g.id}", enabled=not as_json) as update:
             update("solving")
             rows = solver.run(1, [1])
+        solve_s = time.perf_counter() - t0
     else:
         curve_marks = _log_spaced(iterations) if plot_path else []  # a denser curve than the table's
-        with progress_bar(iterations - solver.iteration, f"{algorithm} on {g.id}", enabled=not as_json,
-                          unit="iterations") as advance:
-            curve = solver.run(iterations, sorted(set(marks) | set(curve_marks)), progress=advance)
-        rows = [row for row in curve if row["iteration"] in set(marks)]
-    solve_s = time.perf_counter() - t0
+        curve, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {g.id}", as_json,
+                                              curve_marks)
     avg = solver.average_policy()
-    result = {
-        "game": g.id,
-        "algorithm": algorithm,
-        "updates": _updates(solver),
-        "iterations": None if one_shot else iterations,
-        "value": rows[-1]["value_average"],
-        "nash_conv": rows[-1]["nash_conv_average"],
-        "exploitability": rows[-1]["nash_conv_average"] / 2,
-        "checkpoints": rows,
-        "first_actions": first_actions(avg),
-        "sizes": cg.sizes(),
-        "seconds": {"compile": compile_s, "solve": solve_s},
-    }
+    result = solve_result(g, algorithm, _updates(solver), None if one_shot else iterations, rows, first_actions(avg),
+                          cg.sizes(), compile_s, solve_s)
     if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
         result.update(solver.extra_info())
     if psro_ray:
         result["workers"] = solver.parallel[1]
-    failed = []  # late write failures: reported after the results, which are worth having anyway
-    for key, path, write in (
-            ("state_saved", state_path, lambda: save_state(solver, state_path)),
-            ("saved", save_path, lambda: _save_policy(solver, avg, save_path)),
-            ("plot", plot_path, lambda: _plot(curve, plot_path, f"{algorithm} on {g.id}"))):
-        if path:
-            try:
-                write()
-                result[key] = path
-            except ZerosumError as e:
-                failed.append(str(e))
+    # late write failures: reported after the results, which are worth having anyway
+    failed = write_outputs(result, solver, avg, state_path, save_path,
+                           (plot_path, curve, f"{algorithm} on {g.id}") if plot_path else None)
     if notes:
         result["notes"] = notes
     if as_json:
@@ -299,27 +258,12 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         raise ZerosumError("; ".join(failed))
 
 
-def _save_policy(solver, avg, path) -> None:
-    """The average policy as JSON; a network solver's networks next to it (``.npz``)."""
-    avg.save(path)
-    if hasattr(solver, "networks"):
-        from ..deep.network_policy import network_path, save_networks
-
-        save_networks(network_path(path), solver.networks())
-
-
 def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
     """About ``per_decade`` iterations per factor of ten from 1 to ``last`` (the plot's points)."""
     import numpy as np
 
     n = max(2, int(np.log10(max(last, 1)) * per_decade) + 1)
     return sorted({int(x + 0.5) for x in np.logspace(0, np.log10(max(last, 1)), n)} | {last})
-
-
-def _plot(rows, path, title) -> None:
-    from ..plots import convergence
-
-    convergence(rows, path, title)
 
 
 def compile_with_progress(game, enabled: bool = True):
@@ -473,7 +417,7 @@ def evaluate(game, policy_file, params, as_json, form=None):
     """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME."""
     from ..core.evaluation import evaluate as evaluate_policy
     from ..core.policy import TabularPolicy
-    from ..public_tree.cli_support import evaluate_public
+    from .public_tree import evaluate_public
 
     g = load_from_cli(game, params)
     if str(policy_file).endswith(".npz"):  # networks saved by deep-cfr, sd-cfr, nfsp: tabulated, exact

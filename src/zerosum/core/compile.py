@@ -2,7 +2,10 @@
 
 A game's rules are walked once (:func:`compile_game`); the result holds only NumPy arrays and
 SciPy sparse matrices, so that an iteration of any full-width solver is a fixed, short list of
-array operations (see ``shared/notes/fast-full-width-solvers.md``).
+array operations: ``g = A @ y`` collects player 0's values under each sequence in one sparse
+product, and one upward pass over a treeplex gives every counterfactual value (OpenSpiel walks
+``State`` objects one history at a time on every iteration instead: ``benchmarks/bench_core.py``
+measured 7.6 ms of C++ per CFR+ iteration on its Leduc against 41 us here).
 
 Sequence form, per player p:
 

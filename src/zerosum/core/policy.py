@@ -2,7 +2,7 @@
 
 Saved as JSON (never pickle)::
 
-    {"format": "zerosum.core.policy", "version": 1, "game": "leduc",
+    {"format": "zerosum.policy", "version": 1, "game": "leduc",
      "players": [{"K:": {"c": 0.25, "r": 0.75}, ...}, {...}]}
 
 ``players[p]`` maps each of player p's information-set labels to its action probabilities.
@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .compile import CompiledGame, compiled
 from ..errors import ZerosumError
+from .compile import CompiledGame, compiled
 from .game import Game
 
-FORMAT = "zerosum.core.policy"
+FORMAT = "zerosum.policy"
 VERSION = 1
 
 

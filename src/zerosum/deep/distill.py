@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
 from ..core.evaluation import nash_conv
 from ..core.game import CHANCE, TERMINAL
 from ..core.policy import TabularPolicy, as_compiled
-from ..solvers.mccfr import _sample, _sample_chance, _seed_iteration
+from ..core.sampling import sample, sample_chance, seed_iteration
+from ..errors import ZerosumError
 from .network_policy import Network, legal_mask, tabulate
 
 
@@ -42,7 +42,7 @@ def _sample_decisions(player, infoset, seq0, first_child, n_children, edge_prob,
     (player, information set) of every decision met; return how many were written (stops when the
     output is full)."""
     state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
+    seed_iteration(state, seed, stream)
     count = 0
     cap = len(out_player)
     for _ in range(hands):
@@ -50,13 +50,13 @@ def _sample_decisions(player, infoset, seq0, first_child, n_children, edge_prob,
         while player[h] != TERMINAL:
             p = player[h]
             if p == CHANCE:
-                h = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+                h = sample_chance(first_child[h], n_children[h], edge_prob, state)
                 continue
             if count < cap:
                 out_player[count] = p
                 out_infoset[count] = infoset[h]
                 count += 1
-            h = first_child[h] + _sample(probs, seq0[h], n_children[h], state)
+            h = first_child[h] + sample(probs, seq0[h], n_children[h], state)
         if count >= cap:
             break
     return count

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.policy import TabularPolicy, as_compiled
+from ..errors import ZerosumError
 
 RULES = ("softmax", "regret-matching", "greedy")
 FORMAT = "zerosum.network"

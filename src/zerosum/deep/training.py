@@ -24,7 +24,8 @@ import numpy as np
 _TRAINERS: dict = {}
 
 
-def _trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: bool = True, full: bool = False):
+def fit_trainer(loss: str, learning_rate: float, batch: int, steps: int, decay: bool = True, full: bool = False):
+    """The jitted fitting loop for these settings, built once per key and reused."""
     key = (loss, learning_rate, batch, steps, decay, full)
     if key in _TRAINERS:
         return _TRAINERS[key]
@@ -74,7 +75,7 @@ def fit_network(key, sizes, feats, legal, ids, targets, weights, size, *, loss="
         params = mlp_init(init_key, list(sizes))
     if size <= 0:
         return params, float("nan")
-    opt, fit = _trainer(loss, float(learning_rate), int(batch), int(steps), bool(decay), bool(full))
+    opt, fit = fit_trainer(loss, float(learning_rate), int(batch), int(steps), bool(decay), bool(full))
     params, _, last = fit(params, opt.init(params), jnp.asarray(feats), jnp.asarray(legal), jnp.asarray(ids),
                           jnp.asarray(targets), jnp.asarray(weights), jnp.int32(size), train_key)
     return params, float(last)

@@ -2,13 +2,11 @@
 
 :func:`run_all` is ``[fn(*a) for a in calls]`` where ``ray`` is None, and the same list, in the
 same order, computed by Ray tasks otherwise: every run is a pure function of its arguments
-(seeds included), so the numbers are the serial run's.  :func:`ray_options` gives an
-experiment's command the ``--ray`` and ``--workers`` options.
+(seeds included), so the numbers are the serial run's.  The experiments' ``--ray`` and
+``--workers`` options are the command line's (``zerosum experiment NAME --ray``).
 """
 
 from __future__ import annotations
-
-import click
 
 from .ray_runtime import check_workers, import_ray, start
 
@@ -35,15 +33,3 @@ def run_all(fn, calls, ray: str | None = None, workers: int | None = None) -> li
         for ref in ready:
             results[pending.pop(ref)] = rt.get(ref)
     return results
-
-
-def ray_options(what: str):
-    """The ``--ray auto|ADDRESS`` and ``--workers N`` options of an experiment command (passed
-    to it as ``ray_address`` and ``workers``); ``what`` names what one Ray task runs."""
-    def deco(fn):
-        fn = click.option("--workers", type=int, default=None,
-                          help="Ray workers (default: the cluster's CPUs).")(fn)
-        return click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
-                            help=f"One Ray task per {what} (same numbers as without): auto starts a local "
-                                 f"instance, HOST:PORT joins a cluster.")(fn)
-    return deco

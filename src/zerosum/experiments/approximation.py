@@ -10,12 +10,10 @@ shows why the sampling mixes in uniform play.  The figure draws the cost against
 
 from __future__ import annotations
 
-import click
-
 from ..core.compile import compiled
-from ..errors import ZerosumError
 from ..games import load_game
-from .report import Report, Table, experiment_command
+from ..progress import counted
+from .report import Report, Table
 
 SIZES = ((16,), (64,), (64, 64))
 
@@ -24,7 +22,6 @@ def approximation(plot=None, progress=False, game: str = "leduc", cfr_iterations
                   sizes=SIZES, samples=(10_000, 100_000), steps: int = 16000, batch: int = 512,
                   seed: int = 1, explore: float = 0.5) -> Report:
     """The distillation table (see the module docstring); ``plot`` a PNG path or None."""
-    from ..cli.common import progress_bar
     from ..deep.distill import distill
     from ..learning.networks import require_jax
     from ..solvers import CFRPlusSolver
@@ -41,7 +38,7 @@ def approximation(plot=None, progress=False, game: str = "leduc", cfr_iterations
                                           "NashConv (CFR+ average)", "cost", "CPU s"],
                   digits=[None, None, None, 4, 5, 4, 1])
     series: dict[str, tuple[list, list]] = {}
-    with progress_bar(len(plan), "distillation", enabled=progress) as advance:
+    with counted(len(plan), "distillation", enabled=progress) as advance:
         for hidden, n, ex in plan:
             d = distill(g, target, hidden, n, steps=steps, batch=batch, seed=seed, explore=ex)
             name = "x".join(map(str, hidden))
@@ -62,28 +59,3 @@ def approximation(plot=None, progress=False, game: str = "leduc", cfr_iterations
                ylabel="NashConv cost of the network")
         report.figures.append(str(plot))
     return report
-
-
-def _ints(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(v) for v in text.split(","))
-    except ValueError:
-        raise ZerosumError(f"expected comma-separated integers, got {text!r}") from None
-    if not values or any(v <= 0 for v in values):
-        raise ZerosumError(f"expected positive integers, got {text!r}")
-    return values
-
-
-@experiment_command("approximation")
-@click.option("--game", default="leduc", show_default=True)
-@click.option("--samples", default="10000,100000", show_default=True, help="Sampled information sets per fit.")
-@click.option("--steps", type=int, default=16000, show_default=True, help="Adam steps per network.")
-@click.option("--quick", is_flag=True, help="A tiny run (Kuhn, one small network) for tests.")
-def command(plot, progress, game, samples, steps, quick):
-    """Distill CFR+'s average into small networks and measure the NashConv it costs (Lab 15)."""
-    if steps <= 0:
-        raise ZerosumError(f"--steps must be positive, got {steps}")
-    if quick:
-        return approximation(plot, progress, game="kuhn", cfr_iterations=200, sizes=((8,),), samples=(2000,),
-                             steps=300, batch=64)
-    return approximation(plot, progress, game=game, samples=_ints(samples), steps=steps)

@@ -6,12 +6,10 @@ of the game to player 0 and player 0's first action with each card.
 
 from __future__ import annotations
 
-import click
-
 from ..games import load_game
 from ..plots import loglog
 from ..solvers import CFRPlusSolver, CFRSolver
-from .report import Report, Table, experiment_command
+from .report import Report, Table
 
 CHECKPOINTS = (10, 30, 100, 300, 1000)
 
@@ -51,14 +49,3 @@ def lab_part1(plot=None, progress=False, iterations: int = 1000, game: str = "le
         loglog(series, plot, f"Lab 15 Part 1: CFR and CFR+ on {g.id}")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("cfr")
-@click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--game", default="leduc", show_default=True)
-def _cfr(plot, progress, iterations, game):
-    """Lab 15 Part 1: CFR and CFR+ on Leduc hold'em (average and current NashConv, value, first actions)."""
-    return lab_part1(plot, progress, iterations, game)
-
-
-command = _cfr

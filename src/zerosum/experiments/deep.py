@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import time
 
-import click
 import numpy as np
 
 from ..core.compile import compiled
-from ..distributed.parallel import ray_options
 from ..errors import ZerosumError
 from ..games import load_game
-from .report import Report, Table, experiment_command
+from ..progress import counted
+from .report import Report, Table
 
 METHODS = ("deep-cfr", "sd-cfr", "nfsp")
 
@@ -43,7 +42,6 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
          options=None, cfr_iterations: int = 1000, ray: str | None = None, workers: int | None = None) -> Report:
     """The comparison table; ``iterations`` per method (default: deep-cfr/sd-cfr 100, nfsp 20,000);
     ``ray`` (auto or an address) runs each (method, seed) as a Ray task (same numbers)."""
-    from ..cli.common import progress_bar
     from ..distributed.parallel import run_all
     from ..solvers import CFRPlusSolver
 
@@ -54,7 +52,7 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
     if unknown:
         raise ZerosumError(f"unknown method {unknown[0]!r}; choose from {', '.join(METHODS)}")
     runs: dict[str, list] = {}
-    with progress_bar(sum(iterations[m] for m in methods) * seeds, f"deep methods on {g.game_id}",
+    with counted(sum(iterations[m] for m in methods) * seeds, f"deep methods on {g.game_id}",
                       enabled=progress and ray is None) as advance:
         plan = [(m, seed) for m in methods for seed in range(1, seeds + 1)]
         calls = [(game if ray else g, m, seed, iterations[m], options.get(m, {}), None if ray else advance)
@@ -93,21 +91,3 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
                       f"Deep methods on {g.game_id}", xlabel="nodes touched / CPU seconds")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("deep")
-@click.option("--game", default="kuhn", show_default=True)
-@click.option("--seeds", type=int, default=3, show_default=True)
-@click.option("--quick", is_flag=True, help="A tiny run for tests (one seed, a few iterations, small settings).")
-@ray_options("(method, seed) run")
-def command(plot, progress, game, seeds, quick, ray_address, workers):
-    """Deep CFR, SD-CFR and NFSP against CFR+: exact NashConv by nodes touched and CPU time."""
-    if seeds <= 0:
-        raise ZerosumError(f"--seeds must be positive, got {seeds}")
-    if quick:
-        small = {"traversals": 20, "advantage_steps": 20, "batch": 32, "memory": 2000}
-        return deep(plot, progress, game="kuhn", seeds=1, iterations={"deep-cfr": 3, "sd-cfr": 3, "nfsp": 20},
-                    options={"deep-cfr": {**small, "policy_steps": 20}, "sd-cfr": small,
-                             "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
-                    cfr_iterations=50, ray=ray_address, workers=workers)
-    return deep(plot, progress, game=game, seeds=seeds, ray=ray_address, workers=workers)

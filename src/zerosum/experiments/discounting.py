@@ -10,15 +10,9 @@ from __future__ import annotations
 
 import time
 
-import click
-
-from ..core.compile import compiled
 from ..errors import ZerosumError
-from ..games import load_game
-from ..plots import loglog_panels
-from ..solvers import SOLVERS
-from ..solvers.lp import LPSolver
-from .report import Report, Table, experiment_command
+from ..progress import counted
+from .report import Report, Table
 
 VARIANTS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "pdcfr+")
 CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
@@ -26,6 +20,8 @@ CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
 
 def run_variant(cg, name: str, marks, progress=None):
     """Checkpoints of one variant and its seconds per iteration (iterations only, no evaluation)."""
+    from ..solvers import SOLVERS
+
     solver = SOLVERS[name](cg)
     rows, spent = [], 0.0
     for m in marks:
@@ -40,6 +36,13 @@ def run_variant(cg, name: str, marks, progress=None):
 
 def discounting(plot=None, progress=False, iterations: int = 1000, games: str = "kuhn,leduc",
                 variants: str = ",".join(VARIANTS)) -> Report:
+    # imported here, not above: the command line reads VARIANTS without loading the solvers
+    from ..core.compile import compiled
+    from ..games import load_game
+    from ..plots import loglog_panels
+    from ..solvers import SOLVERS
+    from ..solvers.lp import LPSolver
+
     names = [v.strip() for v in variants.split(",") if v.strip()]
     unknown = [v for v in names if v not in SOLVERS or v == "lp"]
     if unknown or not names:
@@ -50,9 +53,7 @@ def discounting(plot=None, progress=False, iterations: int = 1000, games: str = 
     marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
     report = Report("discounting")
     series = {}
-    from ..cli.common import progress_bar
-
-    with progress_bar(len(game_names) * len(names) * len(marks), "discounting", enabled=progress) as advance:
+    with counted(len(game_names) * len(names) * len(marks), "discounting", enabled=progress) as advance:
         for gname in game_names:
             cg = compiled(load_game(gname))
             lp = LPSolver(cg)
@@ -81,15 +82,3 @@ def discounting(plot=None, progress=False, iterations: int = 1000, games: str = 
         loglog_panels(series, plot, "NashConv of the average strategy (LP equilibrium: 0)")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("discounting")
-@click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--games", default="kuhn,leduc", show_default=True, help="Comma-separated game names.")
-@click.option("--variants", default=",".join(VARIANTS), show_default=True, help="Comma-separated solvers.")
-def _discounting(plot, progress, iterations, games, variants):
-    """Linear, discounted and predictive CFR against CFR and CFR+, with the LP's exact value."""
-    return discounting(plot, progress, iterations, games, variants)
-
-
-command = _discounting

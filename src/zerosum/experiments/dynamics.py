@@ -13,15 +13,13 @@
 
 from __future__ import annotations
 
-import click
-
-from ..cli.common import progress_bar
 from ..games import load_game
 from ..plots import loglog
+from ..progress import counted
 from ..solvers.cfr import CFRPlusSolver
 from ..solvers.dynamics import LAB_DYNAMICS, MagnetDynamics
 from ..solvers.mmd import MMDSolver, ProximalMagnet
-from .report import Report, Table, experiment_command
+from .report import Report, Table
 
 STEPS = (10, 100, 300, 1000, 3000)
 #: Lab 15's printed table (the reference this module reproduces)
@@ -51,7 +49,7 @@ def lab_part3(plot=None, progress=False, steps: int = 3000, game: str = "leduc")
     table = Table("Part 3: self-play with exact action values, NashConv of the current strategies",
                   ["steps", *map(str, cols)], digits=[None] + [3] * len(cols))
     curves = {}
-    with progress_bar(len(LAB_DYNAMICS) * steps, "Part 3 dynamics", enabled=progress) as advance:
+    with counted(len(LAB_DYNAMICS) * steps, "Part 3 dynamics", enabled=progress) as advance:
         for name, cls in LAB_DYNAMICS.items():
             rows = cls(g).run(steps, marks, progress=advance)
             at = {r["iteration"]: r["nash_conv_current"] for r in rows}
@@ -105,7 +103,7 @@ def moving_magnet_study(progress=False, steps: int = 30000, game: str = "leduc")
     table = Table(f"A moving magnet that converges? NashConv of the current strategy on {g.id}",
                   ["dynamics", *map(str, cols)], digits=[None] + [5] * len(cols))
     curves = {}
-    with progress_bar(len(MAGNET_VARIANTS) * steps, "moving magnets", enabled=progress) as advance:
+    with counted(len(MAGNET_VARIANTS) * steps, "moving magnets", enabled=progress) as advance:
         for label, cls, opts in MAGNET_VARIANTS:
             rows = cls(g, **opts).run(steps, marks, progress=advance)
             at = {r["iteration"]: r["nash_conv_current"] for r in rows}
@@ -126,7 +124,7 @@ def mmd_versus_cfr_plus(progress=False, games=("kuhn", "leduc"), iterations=(100
                   ["game", "iterations", "MMD last iterate", "MMD average", "CFR+ average", "CFR+ current"],
                   digits=[None, None, 5, 5, 6, 5])
     last = max(iterations)
-    with progress_bar(2 * last * len(games), "MMD and CFR+", enabled=progress) as advance:
+    with counted(2 * last * len(games), "MMD and CFR+", enabled=progress) as advance:
         for name in games:
             g = load_game(name)
             mmd = MMDSolver(g).run(last, iterations, progress=advance)
@@ -160,15 +158,3 @@ def dynamics_experiment(plot=None, progress=False, steps: int = 30000) -> Report
         loglog(curves, second, "Moving magnets: NashConv of the current strategy", xlabel="steps")
         report.figures.append(second)
     return report
-
-
-@experiment_command("dynamics")
-@click.option("--steps", type=click.IntRange(min=1000), default=30000, show_default=True,
-              help="Steps of the moving-magnet study.")
-def _dynamics(plot, progress, steps):
-    """Lab 15 Part 3 (self-play dynamics, current-strategy NashConv), converging moving magnets,
-    dilated MMD against CFR+."""
-    return dynamics_experiment(plot, progress, steps)
-
-
-command = _dynamics

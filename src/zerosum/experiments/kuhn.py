@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cli.common import progress_bar
 from ..games import load_game
 from ..plots import loglog
+from ..progress import counted
 from ..solvers import CFRPlusSolver, CFRSolver
 from ..solvers.regret_matching import RegretMatcher, against_fixed, self_play
-from .report import Report, Table, experiment_command
+from .report import Report, Table
 
 KUHN_VALUE = -1.0 / 18.0
 CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)
@@ -82,7 +82,7 @@ def notebook(plot=None, progress=False) -> Report:
     report.tables.append(rm)
 
     last = max(CHECKPOINTS)
-    with progress_bar(last + TRAIN, "Kuhn: CFR and CFR+", enabled=progress) as advance:
+    with counted(last + TRAIN, "Kuhn: CFR and CFR+", enabled=progress) as advance:
         cfr = CFRSolver(game, alternating=False)
         runs = _train(cfr, last, (*CHECKPOINTS, TRAIN, *PLOT_POINTS), advance)
         cfr_plus = CFRPlusSolver(game, alternating=False)
@@ -138,12 +138,3 @@ def notebook(plot=None, progress=False) -> Report:
                plot, "Kuhn poker: vanilla CFR, simultaneous updates", ylabel="gap (chips per hand)")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("kuhn")
-def _kuhn(plot, progress):
-    """The Kuhn-poker notebook: regret matching on RPS, vanilla CFR's value and strategy, CFR vs CFR+."""
-    return notebook(plot, progress)
-
-
-command = _kuhn

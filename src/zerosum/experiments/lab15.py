@@ -18,9 +18,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cli.common import progress_bar
 from ..games import load_game
-from .report import Report, experiment_command
+from ..progress import counted
+from .report import Report
 
 #: part -> (module inside zerosum.experiments, function, keyword arguments)
 PARTS = {
@@ -94,7 +94,7 @@ def lab15(plot=None, progress=False, parts=None) -> LabReport:
     figure go into one report."""
     parts = sorted(PARTS) if parts is None else parts
     report = LabReport("lab15", header=header())
-    with progress_bar(len(parts), "Lab 15, parts 1-4", enabled=progress) as advance:
+    with counted(len(parts), "Lab 15, parts 1-4", enabled=progress) as advance:
         for n in parts:
             fn = part_function(n)
             start = time.perf_counter()
@@ -109,12 +109,3 @@ def lab15(plot=None, progress=False, parts=None) -> LabReport:
             report.parts.append((n, rep, time.perf_counter() - start))
             advance(1)
     return report
-
-
-@experiment_command("lab15")
-def _lab15(plot, progress):
-    """Lab 15, all four parts (CFR/CFR+, MCCFR, self-play dynamics, PSRO) in the lab's layout."""
-    return lab15(plot, progress)
-
-
-command = _lab15

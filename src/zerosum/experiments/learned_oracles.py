@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import time
 
-import click
 import numpy as np
 
-from ..core.compile import compiled
-from ..distributed.parallel import ray_options
+# the game and solver modules are imported in the functions: the command line reads ORACLES cheaply
 from ..errors import ZerosumError
-from ..games import load_game
-from ..solvers.psro import PSROSolver
-from .report import Report, Table, experiment_command
+from ..progress import counted
+from .report import Report, Table
 
 CHECKPOINTS = (10, 30, 80, 150)
 ORACLES = ("q-learning", "policy-gradient", "dqn")
@@ -37,6 +34,8 @@ def _dqn_available() -> bool:
 
 
 def _run(game, iterations, marks, progress_advance=None, **options):
+    from ..solvers.psro import PSROSolver
+
     t0 = time.process_time()
     solver = PSROSolver(game, "nash", **options)
     rows = solver.run(iterations, range(1, iterations + 1), progress=progress_advance)
@@ -46,6 +45,9 @@ def _run(game, iterations, marks, progress_advance=None, **options):
 def _plan_run(game, iterations, marks, oracle, budget, seed, advance=None):
     """One (oracle, budget, seed) PSRO run: its rows and CPU seconds (``game``: the compiled
     game, or its name where this runs as a Ray task)."""
+    from ..core.compile import compiled
+    from ..games import load_game
+
     g = compiled(load_game(game)) if isinstance(game, str) else game
     options = {} if oracle == "exact" else {"oracle": oracle, "hands": budget, "seed": seed}
     return _run(g, iterations, marks, advance, **options)
@@ -63,8 +65,9 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
     there up to ``sanity_dqn_max_hands``).
     ``ray`` (auto or an address) runs each (oracle, budget, seed) as a Ray task (same numbers).
     """
-    from ..cli.common import progress_bar
+    from ..core.compile import compiled
     from ..distributed.parallel import run_all
+    from ..games import load_game
 
     g = compiled(load_game(game))
     marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
@@ -83,7 +86,7 @@ def learned_oracles(plot=None, progress=False, iterations: int = 150, budgets=(1
                 continue
             plan += [(oracle, b, s) for s in range(1, seeds + 1)]
     results: dict[tuple, list] = {}
-    with progress_bar(len(plan) * (iterations - 1), "PSRO with learned oracles",
+    with counted(len(plan) * (iterations - 1), "PSRO with learned oracles",
                       enabled=progress and ray is None) as advance:
         calls = [(game if ray else g, iterations, marks, *run, None if ray else advance) for run in plan]
         for (oracle, budget, _), out in zip(plan, run_all(_plan_run, calls, ray, workers)):
@@ -122,9 +125,11 @@ def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES,
     """Each oracle's exact error against two fixed opponents (uniform, CFR+'s 1,000-iteration
     average) by budget, mean over the two players: how much the budget buys (the DQN with its
     large-budget setting, ``SANITY_OPTIONS``)."""
+    from ..core.compile import compiled
+    from ..core.sequence_form import realization_plan
+    from ..games import load_game
     from ..learning.oracle import SANITY_OPTIONS, make_oracle, oracle_error
     from ..learning.simulator import Mixture
-    from ..core.sequence_form import realization_plan
     from ..solvers import CFRPlusSolver
 
     g = compiled(load_game(game)) if isinstance(game, str) else game
@@ -153,9 +158,9 @@ def oracle_sanity(game, budgets=(1000, 10000, 100000, 1000000), oracles=ORACLES,
 
 
 def _figure(series_it, series_hands, path, game_id) -> None:
-    from ..plots import _pyplot, save_figure
+    from ..plots import pyplot, save_figure
 
-    plt = _pyplot()
+    plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
     for ax, series, xlabel in ((axes[0], series_it, "PSRO iterations"), (axes[1], series_hands, "hands played")):
         for label, (xs, ys) in series.items():
@@ -171,44 +176,3 @@ def _figure(series_it, series_hands, path, game_id) -> None:
     fig.subplots_adjust(wspace=0.3)
     fig.suptitle(f"PSRO (Nash) with learned best responses on {game_id}")
     save_figure(fig, path)
-
-
-def _ints(text: str, name: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        raise ZerosumError(f"{name} expects comma-separated integers, got {text!r}") from None
-    if not values or any(v <= 0 for v in values):
-        raise ZerosumError(f"{name} must be positive integers, got {text!r}")
-    return values
-
-
-@experiment_command("learned-oracles")
-@click.option("--iterations", "-n", type=click.IntRange(min=2), default=150, show_default=True)
-@click.option("--budgets", default="1000,10000,100000", show_default=True, help="Hands per oracle call.")
-@click.option("--seeds", type=click.IntRange(min=1), default=2, show_default=True)
-@click.option("--oracles", default=",".join(ORACLES), show_default=True)
-@click.option("--dqn-max-hands", type=click.IntRange(min=1), default=10000, show_default=True,
-              help="Largest budget the DQN runs at.")
-@click.option("--sanity-budgets", default="1000,10000,100000,1000000", show_default=True,
-              help="Budgets of the oracle-error table against fixed opponents ('' for none).")
-@click.option("--sanity-dqn-max-hands", type=click.IntRange(min=1), default=100000, show_default=True,
-              help="Largest budget the DQN runs at in the oracle-error table (10^6 takes ~80 CPU s per call).")
-@click.option("--quick", is_flag=True, help="A small run: 10 iterations, budgets 300 and 1000, one seed.")
-@click.option("--game", default="leduc", show_default=True)
-@ray_options("(oracle, budget, seed) PSRO run")
-def _learned(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, sanity_budgets, sanity_dqn_max_hands,
-             quick, game, ray_address, workers):
-    """PSRO with learned best responses (Q-learning, policy gradient, DQN) against the exact oracle."""
-    budgets = _ints(budgets, "--budgets")
-    sanity_budgets = _ints(sanity_budgets, "--sanity-budgets") if sanity_budgets.strip() else ()
-    oracles = tuple(o.strip() for o in oracles.split(",") if o.strip())
-    if quick:
-        iterations, budgets, seeds, dqn_max_hands, sanity_budgets = 10, (300, 1000), 1, 1000, (1000,)
-        sanity_dqn_max_hands = 1000
-    return learned_oracles(plot, progress, iterations, budgets, seeds, oracles, dqn_max_hands, game,
-                           sanity_budgets, ray=ray_address, workers=workers,
-                           sanity_dqn_max_hands=sanity_dqn_max_hands)
-
-
-command = _learned

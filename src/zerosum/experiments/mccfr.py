@@ -8,7 +8,6 @@ Nodes touched are counted the same way for every solver (:mod:`zerosum.solvers.n
 
 from __future__ import annotations
 
-import click
 import numpy as np
 
 from ..core.compile import compiled
@@ -16,7 +15,7 @@ from ..games import load_game
 from ..plots import loglog
 from ..solvers import CFRPlusSolver, CFRSolver
 from ..solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
-from .report import Report, Table, experiment_command
+from .report import Report, Table
 
 MCCFR_CHECKPOINTS = (1000, 3000, 10000, 30000, 100000)
 CFR_CHECKPOINTS = (10, 30, 100, 300)
@@ -120,25 +119,3 @@ def lab_part2(plot=None, progress=False, seeds: int = 1, iterations: int = 10000
                xlabel="nodes touched")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("mccfr")
-@click.option("--seeds", type=click.IntRange(min=1), default=5, show_default=True,
-              help="MCCFR runs (seeds 0 .. N-1); the table shows mean, std and range.")
-@click.option("--iterations", "-n", type=click.IntRange(min=1), default=100000, show_default=True)
-@click.option("--game", default="leduc", show_default=True)
-@click.option("--outcome-sampling/--no-outcome-sampling", default=True, show_default=True,
-              help="Also run outcome-sampling MCCFR.")
-@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS",
-              help="Run the seeds on Ray: auto starts a local instance, HOST:PORT joins a cluster.")
-@click.option("--workers", type=int, default=None, help="Ray workers (default: the cluster's CPUs).")
-def _mccfr(plot, progress, seeds, iterations, game, outcome_sampling, ray_address, workers):
-    """Lab 15 Part 2: external-sampling MCCFR against CFR and CFR+ at equal nodes touched."""
-    from ..distributed.ray_runtime import check_workers
-
-    check_workers(workers)
-    return lab_part2(plot, progress, seeds=seeds, iterations=iterations, game=game,
-                     outcome_sampling=outcome_sampling, ray=ray_address, workers=workers)
-
-
-command = _mccfr

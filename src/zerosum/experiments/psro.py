@@ -10,14 +10,11 @@ backwards) and shows the lowest and highest NashConv at each checkpoint.
 
 from __future__ import annotations
 
-import click
-
-from ..cli.common import progress_bar
-from ..distributed.parallel import ray_options
 from ..games import load_game
 from ..plots import loglog
+from ..progress import counted
 from ..solvers.psro import PSROSolver
-from .report import Report, Table, experiment_command
+from .report import Report, Table
 
 CHECKPOINTS = (1, 5, 10, 20, 40, 80, 150)
 #: (row label, meta-solver)
@@ -48,7 +45,7 @@ def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = Fal
     marks = [c for c in CHECKPOINTS if c < iterations] + [iterations]
     plan = [(label, meta, {}) for label, meta in METHODS]
     plan += [(label, "nash", {"lp_method": method, "reverse": rev}) for label, method, rev in (TIE_RULES if band else ())]
-    with progress_bar(len(plan) * (iterations - 1), "Part 4: PSRO", enabled=progress and ray is None) as advance:
+    with counted(len(plan) * (iterations - 1), "Part 4: PSRO", enabled=progress and ray is None) as advance:
         calls = [(game if ray else g, meta, iterations, None if ray else advance, opts) for _, meta, opts in plan]
         out = dict(zip([label for label, _, _ in plan], run_all(_curve_call, calls, ray, workers)))
     curves = {label: out[label] for label, _ in METHODS}
@@ -83,18 +80,3 @@ def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = Fal
                ylabel="NashConv of the meta-strategy")
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("psro")
-@click.option("--iterations", "-n", type=click.IntRange(min=1), default=150, show_default=True,
-              help="Iterations, i.e. strategies per player at the end.")
-@click.option("--band/--no-band", default=True, show_default=True,
-              help="Rerun PSRO under other LP tie-breaking rules and show the band.")
-@click.option("--game", default="leduc", show_default=True)
-@ray_options("PSRO run (meta-solver or tie-breaking rule)")
-def _psro(plot, progress, iterations, band, game, ray_address, workers):
-    """Lab 15 Part 4: iterated best response, fictitious play and PSRO (Nash) with exact best responses."""
-    return lab_part4(plot, progress, iterations, band, game, ray=ray_address, workers=workers)
-
-
-command = _psro

@@ -1,4 +1,5 @@
-"""What an experiment returns and how it is shown: tables (printed, or as JSON) and figures.
+"""What an experiment returns: tables (as text, or as JSON) and figures; the command line prints them
+(``zerosum experiment NAME``).
 
 ``--json`` prints one object::
 
@@ -10,10 +11,7 @@ Rows hold the numbers as printed: a column with ``digits`` is rounded to that ma
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-
-import click
 
 
 @dataclass
@@ -80,33 +78,3 @@ class Report:
         parts += [f"note: {n}" for n in self.notes]
         parts += [f"figure written to {f}" for f in self.figures]
         return "\n\n".join(parts)
-
-
-def experiment_command(name: str):
-    """Turn ``fn(plot, progress, **options) -> Report`` into ``zerosum experiment NAME``.
-
-    Adds ``--json`` and ``--plot PATH`` (default ``zerosum-NAME.png``; ``--no-plot`` for none).
-    ``progress`` is False under --json.  Extra click options go between this decorator and fn.
-    """
-    def deco(fn):
-        @click.command(name=name, help=fn.__doc__)
-        @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a 'tables' list.")
-        @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=f"zerosum-{name}.png",
-                      show_default=True, help="Where to write the figure (PNG).")
-        @click.option("--no-plot", is_flag=True, help="Do not draw a figure.")
-        @functools.wraps(fn)
-        def cmd(as_json, plot_path, no_plot, **options):
-            from ..cli.common import emit_json
-            from ..plots import check_plot_path
-
-            plot = None if no_plot else plot_path
-            check_plot_path(plot)
-            report = fn(plot=plot, progress=not as_json, **options)
-            if as_json:
-                emit_json(report.to_dict())
-            else:
-                click.echo(report.render())
-
-        return cmd
-
-    return deco

@@ -11,19 +11,20 @@ at the same relative accuracy.
 
 from __future__ import annotations
 
+import logging
 import time
 
-import click
-
 from ..core.compile import compiled
-from ..distributed.parallel import ray_options
 from ..core.evaluation import nash_conv, nash_conv_of_plans
+from ..core.policy import TabularPolicy
 from ..games import load_game
 from ..plots import loglog_panels
-from ..core.policy import TabularPolicy
 from ..solvers import CFRPlusSolver
 from ..solvers.mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
-from .report import Report, Table, experiment_command
+from .report import Report, Table
+
+# which solver runs now, one INFO record each (the command line shows them on stderr)
+_log = logging.getLogger(__name__)
 
 #: the family members, smallest first (Leduc hold'em, then more ranks, copies and raises)
 MEMBERS = (
@@ -88,7 +89,7 @@ def _public_rows(game, target, fraction, time_limit, history_cfr_s, progress) ->
     for name, chunk in (("cfr+", 1), ("pcs-mccfr", 10)):
         public_solver(name, tree).iterate(1)  # Numba's first call (compile or cache load) is not timed
         if progress:
-            click.echo(f"{game.id}: public {name} ...", err=True)
+            _log.info("%s: public %s ...", game.id, name)
         results[name] = public_time_to_target(public_solver(name, tree), target, time_limit, chunk)[:2]
     plus_s = results["cfr+"][0]
     ratio = history_cfr_s / plus_s if history_cfr_s is not None and plus_s else None
@@ -108,7 +109,7 @@ def _member_rows(params: dict, fraction: float, time_limit: float, progress: boo
                                 ("ES-MCCFR", ExternalSamplingSolver(g, seed=0), 1000),
                                 ("OS-MCCFR", OutcomeSamplingSolver(g, seed=0), 10000)):
         if progress:
-            click.echo(f"{g.game_id}: {name} ...", err=True)
+            _log.info("%s: %s ...", g.game_id, name)
         seconds, its, curve = time_to_target(solver, target, time_limit, chunk)
         results[name] = (seconds, its)
         series[name] = ([c[0] for c in curve], [c[1] / target for c in curve])
@@ -162,21 +163,3 @@ def crossover(plot=None, progress=False, fraction: float = 0.1, time_limit: floa
                       xlabel="seconds", ylabel="NashConv / target", hlines={"target": 1.0})
         report.figures.append(str(plot))
     return report
-
-
-@experiment_command("sampling-pays")
-@click.option("--fraction", type=click.FloatRange(min=0, min_open=True), default=0.1, show_default=True,
-              help="Target NashConv as a fraction of the uniform policy's.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Solver seconds allowed per solver and game.")
-@click.option("--max-ranks", type=click.IntRange(3, 13), default=13, show_default=True,
-              help="Skip members with more ranks.")
-@ray_options("family member or hold'em subgame")
-def _sampling_pays(plot, progress, fraction, time_limit, max_ranks, ray_address, workers):
-    """Grow the poker family; where does MCCFR overtake CFR+ in wall-clock time to a given NashConv?"""
-    members = [m for m in MEMBERS if m["ranks"] <= max_ranks]
-    return crossover(plot, progress, fraction, time_limit, members, SUBGAMES if max_ranks == 13 else (),
-                     ray=ray_address, workers=workers)
-
-
-command = _sampling_pays

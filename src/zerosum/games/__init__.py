@@ -1,17 +1,33 @@
-"""Games and the registry behind :func:`zerosum.load_game`."""
+"""Games and the registry behind :func:`zerosum.load_game`.
+
+* :mod:`.kuhn`, :mod:`.leduc` -- Kuhn poker and Lab 15's Leduc hold'em, as the textbooks write them
+  (Leduc shares the poker family's betting arithmetic);
+* :mod:`.matrix` -- any payoff matrix (rock-paper-scissors among them);
+* :mod:`.openspiel` -- any two-player zero-sum turn-based OpenSpiel game (``openspiel:NAME``);
+* :mod:`.efg` -- Gambit ``.efg`` files, read and written;
+* the registry here: :func:`load_game`, :func:`known_games`, :func:`register`.
+
+The rules API every game implements is :class:`zerosum.core.game.Game` (re-exported here as
+``Game``); the poker family and hold'em subgames are in :mod:`zerosum.poker`.
+
+May import: :mod:`zerosum.core` (the rules API, policies for .efg output), :mod:`zerosum.poker`
+(the registry lists its games), :mod:`zerosum.errors`, :mod:`zerosum.params`; pyspiel and pygambit
+inside functions.  Never a solver, the public tree or the command line.
+"""
+
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..core.game import CHANCE, TERMINAL, Game
 from ..errors import ZerosumError
 from ..params import call_with_params
-from ..core.game import CHANCE, TERMINAL, Game
+from ..poker.family import PokerGame
 from ..poker.holdem import HoldemGame
 from .kuhn import KuhnPoker
 from .leduc import LeducPoker
 from .matrix import MatrixGame, rock_paper_scissors
-from ..poker.family import PokerGame
 
 #: name -> (factory, one-line description)
 REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {

@@ -14,8 +14,8 @@ import hashlib
 from fractions import Fraction
 from pathlib import Path
 
-from ..errors import ZerosumError
 from ..core.game import CHANCE, TERMINAL, Game
+from ..errors import ZerosumError
 
 
 def _gambit():

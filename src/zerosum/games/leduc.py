@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.game import CHANCE, TERMINAL, Game
+from ..core.game import CHANCE, Game
+from ..poker.family import child_history, contributions, deck_outcomes, to_act
 
 RANKS = "JQK"
 
@@ -19,10 +20,6 @@ RANKS = "JQK"
 class LeducHistory(NamedTuple):
     cards: str  # private card of player 0, of player 1, then the public card
     rounds: tuple[str, ...]  # betting of each round so far: c = check/call, r = bet/raise, f = fold
-
-
-def _round_over(betting: str) -> bool:
-    return len(betting) >= 2 and betting[-1] == "c"
 
 
 class LeducPoker(Game):
@@ -42,16 +39,7 @@ class LeducPoker(Game):
         return LeducHistory("", ("",))
 
     def player(self, h):
-        if len(h.cards) < 2:
-            return CHANCE
-        betting = h.rounds[-1]
-        if betting.endswith("f"):
-            return TERMINAL
-        if _round_over(betting):
-            if len(h.rounds) == 1:
-                return CHANCE
-            return TERMINAL
-        return len(betting) % 2
+        return to_act(h, 2)
 
     def actions(self, h):
         betting = h.rounds[-1]
@@ -64,27 +52,14 @@ class LeducPoker(Game):
         return tuple(legal)
 
     def chance_outcomes(self, h):
-        left = {r: self.copies - h.cards.count(r) for r in RANKS}
-        total = sum(left.values())
-        return [(r, n / total) for r, n in left.items() if n > 0]
+        return deck_outcomes(h.cards, RANKS, self.copies)
 
     def child(self, h, action):
-        if self.player(h) == CHANCE:
-            rounds = h.rounds if len(h.cards) < 2 else h.rounds + ("",)
-            return LeducHistory(h.cards + action, rounds)
-        return LeducHistory(h.cards, h.rounds[:-1] + (h.rounds[-1] + action,))
+        return child_history(h, action, self.player(h) == CHANCE)
 
     def contributions(self, h) -> list[float]:
         """Chips each player has put in the pot so far."""
-        put = [self.ante, self.ante]
-        for rnd, betting in enumerate(h.rounds):
-            for i, a in enumerate(betting):
-                me = i % 2
-                if a == "c":
-                    put[me] = put[1 - me]
-                elif a == "r":
-                    put[me] = put[1 - me] + self.bet_sizes[rnd]
-        return put
+        return contributions(h.rounds, self.ante, self.bet_sizes)
 
     def payoff(self, h):
         put = self.contributions(h)

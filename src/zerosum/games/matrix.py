@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.game import TERMINAL, Game
+from ..errors import ZerosumError
 
 
 def _payoff_matrix(payoffs) -> np.ndarray:

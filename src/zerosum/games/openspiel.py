@@ -12,8 +12,8 @@ import functools
 import os
 import sys
 
-from ..errors import ZerosumError
 from ..core.game import CHANCE, TERMINAL, Game
+from ..errors import ZerosumError
 
 
 @contextlib.contextmanager

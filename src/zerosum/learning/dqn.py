@@ -62,7 +62,7 @@ def _boolean(name):
 _FUNCTIONS: dict = {}
 
 
-def _functions(learning_rate: float):
+def q_functions(learning_rate: float):
     """(optimizer, jitted masked action values, jitted training scan), built once per learning rate
     so that every oracle call reuses the compiled code."""
     if learning_rate in _FUNCTIONS:
@@ -100,9 +100,9 @@ def _functions(learning_rate: float):
 _TRAINERS: dict = {}
 
 
-def _trainer(learning_rate: float, double: bool, squared: bool = False):
+def q_trainer(learning_rate: float, double: bool, squared: bool = False):
     """The oracle's jitted training scan, built once per (learning rate, double, squared): like
-    :func:`_functions`' but its Adam steps are multiplied by a scale given per call (the step-size
+    :func:`q_functions`' but its Adam steps are multiplied by a scale given per call (the step-size
     schedule), and with ``double`` the target is Double DQN's (van Hasselt et al. 2016: the online
     network picks the next action, the target network values it).  With ``squared`` the loss is
     half the squared error instead of the Huber loss (equal for errors below 1): the Huber loss's
@@ -114,7 +114,7 @@ def _trainer(learning_rate: float, double: bool, squared: bool = False):
     from .networks import mlp_apply, require_jax
 
     jax, jnp, optax = require_jax()
-    opt = _functions(learning_rate)[0]
+    opt = q_functions(learning_rate)[0]
 
     def loss(params, target, x, a, r, x2, legal2, live):
         q = jnp.take_along_axis(mlp_apply(params, x), a[:, None], axis=1)[:, 0]
@@ -179,8 +179,8 @@ class DQNOracle(LearnedOracle):
         s = self.settings
         feats = self._features[player]
         tree = self.game.treeplexes[player]
-        opt, values, _ = _functions(s["learning_rate"])
-        train = _trainer(s["learning_rate"], s["double"])
+        opt, values, _ = q_functions(s["learning_rate"])
+        train = q_trainer(s["learning_rate"], s["double"])
         params = mlp_init(seed_key(self.seed, stream), [feats.shape[1]] + [s["hidden"]] * s["layers"]
                           + [self.sim.max_actions])
         opt_state = opt.init(params)

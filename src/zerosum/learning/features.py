@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..poker.family import ALPHABET
 from ..core.policy import as_compiled
+from ..poker.family import ALPHABET
 
 
 def infoset_features(game, player: int, kind: str = "auto") -> np.ndarray:

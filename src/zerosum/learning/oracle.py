@@ -17,9 +17,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.policy import as_compiled
 from ..core.sequence_form import best_response, collected_values, realization_plan
+from ..errors import ZerosumError
 from .simulator import Mixture, Simulator, check_hands, check_seed
 
 

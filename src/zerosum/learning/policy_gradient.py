@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from ..core.game import TERMINAL
-from ..solvers.mccfr import _seed_iteration
+from ..core.sampling import seed_iteration
 from .oracle import LearnedOracle, Response, choice, nonnegative_float, positive_float
 from .q_learning import _greedy, greedy_strategy
 from .simulator import advance, deal_to_learner, sample_action
@@ -58,7 +58,7 @@ def _reinforce(learner, opp_probs, opp_cum, player, seq0, first_child, n_childre
                stream, hands, step, baseline_step, entropy0, theta, pi, baseline, seen, critic, tried, traj_g, traj_n,
                traj_a, counts):
     state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
+    seed_iteration(state, seed, stream)
     sign = 1.0 if learner == 0 else -1.0
     while counts[0] < hands:
         h, m = deal_to_learner(learner, opp_probs, opp_cum, player, seq0, first_child, n_children, edge_prob,

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..core.game import TERMINAL
-from ..solvers.mccfr import _seed_iteration, _uniform
+from ..core.sampling import seed_iteration, uniform
 from .oracle import LearnedOracle, Response, choice, unit_float
 from .simulator import advance, deal_to_learner
 
@@ -43,7 +43,7 @@ def _greedy(q, visits, g, n):
 def _q_learning(learner, opp_probs, opp_cum, player, seq0, first_child, n_children, edge_prob, payoff, seed,
                 stream, hands, eps0, eps1, monte_carlo, q, visits, traj_g, traj_n, traj_a, counts):
     state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
+    seed_iteration(state, seed, stream)
     sign = 1.0 if learner == 0 else -1.0
     while counts[0] < hands:
         h, m = deal_to_learner(learner, opp_probs, opp_cum, player, seq0, first_child, n_children, edge_prob,
@@ -54,10 +54,10 @@ def _q_learning(learner, opp_probs, opp_cum, player, seq0, first_child, n_childr
             g = seq0[h]
             n = n_children[h]
             a = -1
-            if _uniform(state) >= eps:
+            if uniform(state) >= eps:
                 a = _greedy(q, visits, g, n)
             if a < 0:
-                a = min(int(_uniform(state) * n), n - 1)
+                a = min(int(uniform(state) * n), n - 1)
             traj_g[d] = g
             traj_n[d] = n
             traj_a[d] = a

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
 from ..core.game import CHANCE, TERMINAL
 from ..core.policy import as_compiled
-from ..solvers.mccfr import _sample as sample_action  # an action index in [0, n) drawn from probs[g:g+n]
-from ..solvers.mccfr import _sample_chance, _seed_iteration, _uniform
+from ..core.sampling import sample as sample_action  # an action index in [0, n) drawn from probs[g:g+n]
+from ..core.sampling import sample_chance, seed_iteration, uniform
+from ..errors import ZerosumError
 
 NOBODY = -3  # "learner" when both players follow fixed policies
 
@@ -42,7 +42,7 @@ NOBODY = -3  # "learner" when both players follow fixed policies
 @njit(cache=True, inline="always")
 def pick_member(cum, state):
     """A member index drawn from cumulative meta-probabilities ``cum`` (last entry 1)."""
-    u = _uniform(state) * cum[len(cum) - 1]
+    u = uniform(state) * cum[len(cum) - 1]
     k = 0
     last = len(cum) - 1
     while k < last and u >= cum[k]:
@@ -60,7 +60,7 @@ def advance(h, learner, opponent, member, opp_probs, player, seq0, first_child, 
     while True:
         p = player[h]
         if p == CHANCE:
-            h = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+            h = sample_chance(first_child[h], n_children[h], edge_prob, state)
             continue
         if p == TERMINAL or p == learner:
             return h
@@ -91,7 +91,7 @@ def _play_profile(probs, cum0, cum1, n0, player, seq0, first_child, n_children, 
                   stream, hands, out):
     """Play ``hands`` hands, each player drawing a member per hand; out[k] = player 0's payoff."""
     state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
+    seed_iteration(state, seed, stream)
     for k in range(hands):
         m0 = pick_member(cum0, state)
         m1 = n0 + pick_member(cum1, state)
@@ -275,7 +275,7 @@ class Environment:
         #: legal-action mask of each information set of the player (n_infosets x max_actions)
         self.legal_table = np.arange(self.sim.max_actions)[None, :] < tree.infoset_size[:, None]
         self._state = np.zeros(1, dtype=np.uint64)
-        _seed_iteration(self._state, check_seed(seed), int(stream))
+        seed_iteration(self._state, check_seed(seed), int(stream))
         self._hist = np.zeros(self.batch, dtype=np.int64)
         self._member = np.zeros(self.batch, dtype=np.int64)
         self._reward = np.zeros(self.batch)

@@ -3,7 +3,10 @@
 The board is Pascal Pons's layout ("Solving Connect 4", blog.gamesolver.org): column c uses the
 bits ``c*(H+1) .. c*(H+1)+H-1`` (row 0 at the bottom) plus one always-empty padding bit, so that
 a four in a row in any direction is found with shifts and ANDs.  A state keeps the stones of the
-player to move and the mask of all stones; ``current + mask`` is a unique key.
+player to move and the mask of all stones; ``current + mask`` is a unique key.  The bit
+arithmetic (four in a row, winning cells, column masks) is :mod:`zerosum.perfect.bitboard`'s,
+the same functions the exact solver compiles; here they run on Python integers, so boards up to
+9x12 (117 bits) work.
 
 A state also keeps ``.moves``: the 1-based columns played so far (Pons's notation, "4453"), which
 is what the exact solver (:mod:`zerosum.perfect.connect4_solver`) takes.  Moves given to
@@ -14,6 +17,16 @@ from __future__ import annotations
 
 from ..errors import ZerosumError
 from .base import PerfectGame
+from .bitboard import (
+    board_mask,
+    bottom_cell,
+    bottom_mask,
+    column_mask,
+    has_four,
+    playable,
+    top_cell,
+    winning_cells,
+)
 
 
 class C4State:
@@ -54,9 +67,11 @@ class ConnectFour(PerfectGame):
         self.width, self.height = width, height
         self.h1 = h1 = height + 1
         self.cells = width * height
-        self.bottom = [1 << (c * h1) for c in range(width)]
-        self.top = [1 << (c * h1 + height - 1) for c in range(width)]
-        self.board = sum(((1 << height) - 1) << (c * h1) for c in range(width))
+        self.bottom = [bottom_cell(c, height) for c in range(width)]
+        self.top = [top_cell(c, height) for c in range(width)]
+        self.board = board_mask(width, height)
+        #: the bottom cell of every column
+        self.board_bottom = bottom_mask(width, height)
         # columns from the centre outwards: the classic move ordering (centre columns take part in
         # more fours)
         self.centre_order = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
@@ -79,23 +94,11 @@ class ConnectFour(PerfectGame):
     # -- bitboard helpers ------------------------------------------------------------------
     def has_four(self, stones: int) -> bool:
         """Whether ``stones`` contain four in a row (vertical, horizontal or diagonal)."""
-        for s in (1, self.h1, self.h1 - 1, self.h1 + 1):
-            m = stones & (stones >> s)
-            if m & (m >> (2 * s)):
-                return True
-        return False
+        return has_four(stones, self.height)
 
     def winning_cells(self, stones: int) -> int:
         """Cells (occupied or not) that would complete a four for ``stones`` (Pons's threats)."""
-        r = (stones << 1) & (stones << 2) & (stones << 3)
-        for s in (self.h1, self.h1 - 1, self.h1 + 1):
-            p = (stones << s) & (stones << 2 * s)
-            r |= p & (stones << 3 * s)
-            r |= p & (stones >> s)
-            p = (stones >> s) & (stones >> 2 * s)
-            r |= p & (stones << s)
-            r |= p & (stones >> 3 * s)
-        return r & self.board
+        return winning_cells(stones, 0, self.height, self.board)
 
     def can_play(self, state: C4State, col: int) -> bool:
         return not state.mask & self.top[col]
@@ -131,7 +134,7 @@ class ConnectFour(PerfectGame):
         mover = state.current ^ state.mask      # stones of the player who will NOT move next
         mask = state.mask | (state.mask + self.bottom[col])
         mine = mover ^ mask                      # the mover's stones, new one included
-        winner = len(state.moves) % 2 if self.has_four(mine) else None
+        winner = len(state.moves) % 2 if has_four(mine, self.height) else None
         return C4State(state.moves + str(col + 1), mover, mask, winner)
 
     def from_moves(self, moves: str) -> C4State:
@@ -178,8 +181,8 @@ class ConnectFour(PerfectGame):
         """Open threats (empty cells completing a four) and stones on well-connected cells,
         mine minus the opponent's, squashed into (-1, 1)."""
         me, opp = state.current, state.current ^ state.mask
-        empty = self.board & ~state.mask
-        score = 4 * ((self.winning_cells(me) & empty).bit_count() - (self.winning_cells(opp) & empty).bit_count())
+        h, board, mask = self.height, self.board, state.mask
+        score = 4 * (winning_cells(me, mask, h, board).bit_count() - winning_cells(opp, mask, h, board).bit_count())
         for w, cells in self.weight_masks:
             score += w * ((me & cells).bit_count() - (opp & cells).bit_count()) / 4
         return 0.9 * score / (abs(score) + 20)
@@ -188,19 +191,16 @@ class ConnectFour(PerfectGame):
         """Winning moves first, then moves that block the opponent's immediate win, then the
         centre outwards."""
         me, opp = state.current, state.current ^ state.mask
-        playable = (state.mask + self.board_bottom) & self.board
-        win, block = self.winning_cells(me) & playable, self.winning_cells(opp) & playable
+        h, board, mask = self.height, self.board, state.mask
+        cells = playable(mask, self.board_bottom, board)
+        win, block = winning_cells(me, mask, h, board) & cells, winning_cells(opp, mask, h, board) & cells
         rank = {c: i for i, c in enumerate(self.centre_order)}
 
         def score(c):
-            col = ((1 << self.height) - 1) << (c * self.h1)
+            col = column_mask(c, h)
             return (not win & col, not block & col, rank[c])
 
         return sorted(moves, key=score)
-
-    @property
-    def board_bottom(self) -> int:
-        return sum(self.bottom)
 
     def max_remaining_moves(self, state):
         return 0 if self.is_terminal(state) else self.cells - len(state.moves)
@@ -224,13 +224,13 @@ class ConnectFour(PerfectGame):
         if state.winner is not None:
             return state.winner
         current, mask, n = state.current, state.mask, len(state.moves)
-        top, bottom, width = self.top, self.bottom, self.width
+        top, bottom, width, height = self.top, self.bottom, self.width, self.height
         while n < self.cells:
             cols = [c for c in range(width) if not mask & top[c]]
             c = cols[int(rng.random() * len(cols))]
             mover = current ^ mask
             mask |= mask + bottom[c]
-            if self.has_four(mover ^ mask):
+            if has_four(mover ^ mask, height):
                 return n % 2
             current = mover
             n += 1

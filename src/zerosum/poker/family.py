@@ -24,9 +24,9 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from ..errors import ZerosumError
 from ..core.game import CHANCE, TERMINAL, Game
 from ..core.memory import COMPILE_BYTES_PER_HISTORY, memory_limit
+from ..errors import ZerosumError
 
 ALPHABET = "23456789TJQKA"
 #: peak bytes per public node while building the public tree and solving on it: the node's arrays
@@ -61,6 +61,51 @@ def betting_tree(max_raises: int) -> tuple[list[str], list[str], list[str]]:
         for a in _legal(b, max_raises):
             stack.append(b + a)
     return decisions, folds, ends
+
+
+def to_act(h, rounds: int) -> int:
+    """Who acts after history ``h``: CHANCE while cards are to be dealt (the private cards, then
+    the public card once a round but the last is over), TERMINAL after a fold or the last round,
+    else the player whose turn it is in the current round (player 0 first)."""
+    if len(h.cards) < 2:
+        return CHANCE
+    betting = h.rounds[-1]
+    if betting.endswith("f"):
+        return TERMINAL
+    if len(betting) >= 2 and betting[-1] == "c":
+        return CHANCE if len(h.rounds) < rounds else TERMINAL
+    return len(betting) % 2
+
+
+def deck_outcomes(cards: str, labels: str, copies: int) -> list[tuple[str, float]]:
+    """The next card's ranks and probabilities from a deck of ``copies`` of each rank in ``labels``,
+    less the ``cards`` already dealt."""
+    left = {c: copies - cards.count(c) for c in labels}
+    total = sum(left.values())
+    return [(c, n / total) for c, n in left.items() if n > 0]
+
+
+def child_history(h, action: str, dealt: bool):
+    """The history after ``action`` (a history of ``cards`` dealt and ``rounds`` of betting, e.g.
+    :class:`PokerHistory`): a card dealt by chance (``dealt``; after the two private cards, the
+    public card opens a new round) or an action appended to the current round's betting."""
+    if dealt:
+        return h._replace(cards=h.cards + action, rounds=h.rounds if len(h.cards) < 2 else h.rounds + ("",))
+    return h._replace(rounds=h.rounds[:-1] + (h.rounds[-1] + action,))
+
+
+def contributions(rounds, ante: float, bets) -> list[float]:
+    """Chips each player has put in the pot after the betting ``rounds`` (``c`` checks or calls,
+    ``r`` bets or raises by ``bets[round]``, player 0 first in each round), the ante included."""
+    put = [ante, ante]
+    for rnd, betting in enumerate(rounds):
+        for i, a in enumerate(betting):
+            me = i % 2
+            if a == "c":
+                put[me] = put[1 - me]
+            elif a == "r":
+                put[me] = put[1 - me] + bets[rnd]
+    return put
 
 
 def _legal(betting: str, max_raises: int) -> tuple[str, ...]:
@@ -182,40 +227,20 @@ class PokerGame(Game):
         return PokerHistory("", ("",))
 
     def player(self, h):
-        if len(h.cards) < 2:
-            return CHANCE
-        betting = h.rounds[-1]
-        if betting.endswith("f"):
-            return TERMINAL
-        if len(betting) >= 2 and betting[-1] == "c":
-            return CHANCE if len(h.rounds) < self.rounds else TERMINAL
-        return len(betting) % 2
+        return to_act(h, self.rounds)
 
     def actions(self, h):
         return _legal(h.rounds[-1], self.raises[len(h.rounds) - 1])
 
     def chance_outcomes(self, h):
-        left = {c: self.copies - h.cards.count(c) for c in self.labels}
-        total = sum(left.values())
-        return [(c, n / total) for c, n in left.items() if n > 0]
+        return deck_outcomes(h.cards, self.labels, self.copies)
 
     def child(self, h, action):
-        if self.player(h) == CHANCE:
-            rounds = h.rounds if len(h.cards) < 2 else h.rounds + ("",)
-            return PokerHistory(h.cards + action, rounds)
-        return PokerHistory(h.cards, h.rounds[:-1] + (h.rounds[-1] + action,))
+        return child_history(h, action, self.player(h) == CHANCE)
 
     def contributions(self, h) -> list[float]:
         """Chips each player has put in the pot so far."""
-        put = [self.ante, self.ante]
-        for rnd, betting in enumerate(h.rounds):
-            for i, a in enumerate(betting):
-                me = i % 2
-                if a == "c":
-                    put[me] = put[1 - me]
-                elif a == "r":
-                    put[me] = put[1 - me] + self.bets[rnd]
-        return put
+        return contributions(h.rounds, self.ante, self.bets)
 
     @cached_property
     def _rank(self) -> dict:

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.game import CHANCE, TERMINAL, Game
 from ..core.memory import COMPILE_BYTES_PER_HISTORY, memory_limit
+from ..errors import ZerosumError
 
 #: default bet size per street (flop, turn, river): a 2/4 limit game
 DEFAULT_BETS = {3: (2.0, 4.0, 4.0), 4: (4.0, 4.0), 5: (4.0,)}

@@ -1,1 +1,19 @@
-"""The public-tree form: a public tree walked once per iteration with vectors over each player's private hands."""
+"""The public-tree form: a public tree walked once per iteration with vectors over each player's
+private hands (the poker family and hold'em subgames), its builders and its passes.
+
+* the form: :mod:`.form` (:class:`~zerosum.public_tree.form.PublicTree`, flat node arrays),
+  :mod:`.terminals` (fold and showdown evaluators), :mod:`.shapes` (identical subtrees as one
+  shape node);
+* the builders: :mod:`.build` (the poker family), :mod:`.holdem_build` (hold'em subgames),
+  :mod:`.compile` (which games have the form, and the cache of built trees);
+* the passes: :mod:`.kernels` (the per-node and depth-first passes), :mod:`.shape_kernels` (the
+  shape-tree pass), :mod:`.passes` (their buffers and the Python side of each call);
+* the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
+  this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
+  :mod:`.split` (the solver split at public chance over Ray workers).
+
+May import: numpy, numba, :mod:`zerosum.core`, :mod:`zerosum.poker` (the rules it builds from),
+:mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
+:mod:`.split` only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
+"""
+

@@ -44,15 +44,6 @@ def public_tree(game, progress=None) -> PublicTree:
     return found
 
 
-def public_tree_with_progress(game, enabled: bool = True) -> PublicTree:
-    """The public tree, with a spinner and the count of public nodes built (or occasional stderr
-    lines when stderr is not a terminal) while it is built; the public-tree twin of the history
-    tree's ``compile_with_progress`` (``enabled=False`` under --json)."""
-    if game.id in _CACHE:
-        return _CACHE[game.id]
-    from ..cli.common import progress_status
-
-    total = game.estimated_sizes()["public_nodes"]  # exact, or an upper bound where a stack cuts raises
-    with progress_status(f"building the public tree of {game.id}", enabled=enabled) as update:
-        update(f"0 / {total:,} public nodes")
-        return public_tree(game, progress=lambda n: update(f"{n:,} / {total:,} public nodes"))
+def built(game) -> PublicTree | None:
+    """The public tree of ``game`` if it has been built in this process, else None."""
+    return _CACHE.get(game.id)

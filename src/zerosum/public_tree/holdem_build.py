@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from .build import Skeleton, expand
 from ..poker.cards import cards_str
-from .form import PublicTree, assemble
 from ..poker.strength import board_strengths
+from .build import Skeleton, expand
+from .form import PublicTree, assemble
 from .terminals import SweepTerminals
 
 

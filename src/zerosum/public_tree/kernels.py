@@ -18,6 +18,44 @@ A strategy is never stored: at any node it is the positive part of ``src`` norma
 actions, uniform where none is positive.  That is regret matching on cumulative regrets and
 normalization on the average-strategy sums, so the same code reads either.  Returns
 sum_i range_p(i) * value_root(i), p's expected payoff.
+
+The passes: :func:`walk` (UPDATE, BEST_RESPONSE, EXPECT; public chance sampling),
+:func:`best_response_and_value`, :func:`nash_conv_passes` (per node, breadth order) and
+:func:`walk_dfs` (depth first, predictive variants); the shape passes are in
+:mod:`zerosum.public_tree.shape_kernels`, the split trunk's in :mod:`zerosum.public_tree.split.trunk`.
+Every pass takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, the evaluator's
+data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's regret rule as a
+:class:`~zerosum.public_tree.arrays.Rule` and its scratch from the caller
+(:class:`~zerosum.public_tree.arrays.NodeScratch`, :class:`~zerosum.public_tree.arrays.DepthScratch`),
+so the four compile without reference counting (``_node_pass``, measured there).  The shared
+pieces each calls, written once here (the shape passes and the trunk call them too):
+
+* regret matching, :func:`match` (a sum of positive parts to (denominator, uniform part)),
+  :func:`share` and :func:`matched` (one entry's probability), :func:`denominators` (a node's
+  per hand): every pass, the shape passes' normalizations and the trunk's;
+* down: :func:`copy_down` (a child's reach is its parent's), :func:`reach_down` (times the
+  strategy) and :func:`own_reach_down` (p's own reach, the average and the stored strategy on the
+  way): :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes`, ``trunk_down``;
+* terminals: :func:`leaf_values` (the poker family's :func:`rank_terminal` inlined, the other
+  evaluators' :func:`terminal` called): every per-node and depth-first pass and ``trunk_up``;
+  the shape passes call :func:`terminal` per row and their own rank sweep over rows;
+* up: :func:`sum_rows` (a node's children's rows, or the workers' rows at the trunk's cut
+  leaves), :func:`max_children`, :func:`expect_children` (the mean under the strategy),
+  :func:`mean_children` (under the strategy kept on the way down), :func:`regret_updates` and
+  :func:`root_value`: :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes` and
+  ``trunk_up``; :func:`walk_dfs` calls :func:`leaf_values`, :func:`regret_updates` (on its
+  per-depth action values) and :func:`root_value`, and sums its children as they finish.
+
+Where a pass fused two of these loops (best_response_and_value's values and expectations,
+nash_conv_passes' player-0 vectors, the trunk's two reach vectors) they are now two loops over
+the same entries: the same operations per entry in the same order, so the same figures.  The
+trunk wrote regret matching as ``(x / t if x > 0 else 0) if t > 0 else 1 / na`` on float64
+totals; :func:`matched` is ``max(x, 0) / d + u`` with (d, u) = (t, 0) or (1, 1 / na): for x > 0
+the same quotient plus an exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na, and the
+totals add the same positive parts (an added +0 changes no sum), so the split run's figures stay
+bit for bit the single process's.  The depth-first pass keeps that form (:func:`_strategy`,
+:func:`_totals`): its totals are of the solver's dtype, and in float32 its division stays
+float32, which :func:`matched` (float64 after ``max(x, 0.0)``) would not be.
 """
 
 from __future__ import annotations
@@ -30,14 +68,205 @@ from .form import CHANCE_NODE, DECISION, FOLD
 
 UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
+#: The shared pieces are inlined (``inline="always"``), as the loops they replace were: called
+#: instead (compiled once per signature, each call passing the tree's and the evaluator's named
+#: tuples), they made the per-node passes 1.5-2.5x slower on poker 13x4x8 (walk's best response
+#: 0.47 -> 0.91 ms, walk_dfs's update 1.04 -> 2.7 ms) for a cold compile 9 % shorter.
+#: the per-node passes: compiled without Numba's reference counting, as the shape passes
+#: (``_nrt=False``; their scratch comes in a NodeScratch, so they allocate nothing).  Each shared
+#: piece inlined into the loop over nodes counts its array arguments up and down otherwise: with
+#: reference counting the pieces made walk, best_response_and_value and nash_conv_passes 1.4-1.9x
+#: slower on poker 13x4x8 (nash_conv_passes 1.01 -> 1.89 ms, walk's update 0.83 -> 1.14 ms).
+_node_pass = njit(cache=True, error_model="numpy", _nrt=False)
+
+
+# --- regret matching ------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always", error_model="numpy")
+def match(t, u1):
+    """Regret matching's (denominator, uniform part) for a sum t of positive parts: (t, 0), or
+    (1, 1 / na) where nothing is positive (u1 = 1 / na); the probability of an action is then
+    :func:`share` of its positive part without a branch (a division, not a multiplication by
+    1 / den: a pure strategy stays exactly 1, as on the history tree, so CFR+'s regrets stay
+    exactly 0 where they are there)."""
+    return (t, 0.0) if t > 0.0 else (1.0, u1)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def share(positive, den, uni):
+    """An action's probability from its positive part and the node's (:func:`match`) pair."""
+    return positive / den + uni
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def matched(x, den, uni):
+    """An action's probability from its regret (or average sum) x: :func:`share` of max(x, 0)
+    (written out: an inlined piece inside another costs compile time at every call site)."""
+    return max(x, 0.0) / den + uni
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def denominators(src, o, na, n, den, uni):
+    """Per entry of a node's block (action a of entry i at ``src[o + a * n + i]``): (den, uni) =
+    :func:`match` of the sum of the positive parts over the actions."""
+    for i in range(n):
+        den[i] = 0.0
+    for a in range(na):
+        base = o + a * n
+        for i in range(n):
+            den[i] += max(src[base + i], 0.0)
+    u1 = 1.0 / na
+    for i in range(n):
+        d, u = match(den[i], u1)
+        uni[i] = u
+        den[i] = d
+
+
+# --- down: reach vectors from a node to its children ---------------------------------------------
+
+@njit(cache=True, inline="always", error_model="numpy")
+def root_reach(r, rng):
+    """Row 0 of r = the range rng (the root's reach)."""
+    for j in range(len(rng)):
+        r[0, j] = rng[j]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def copy_down(r, n, c0, na, nh):
+    """Rows c0 .. c0 + na - 1 of r = row n (a reach that does not change at n)."""
+    for c in range(c0, c0 + na):
+        for j in range(nh):
+            r[c, j] = r[n, j]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def reach_down(r, n, c0, na, nh, src, o, den, uni):
+    """Row c0 + a of r = row n times the strategy's action a (regret matching of ``src`` at
+    offset o; ``den``/``uni`` scratch)."""
+    denominators(src, o, na, nh, den, uni)
+    for a in range(na):
+        base = o + a * nh
+        c = c0 + a
+        for j in range(nh):
+            r[c, j] = r[n, j] * matched(src[base + j], den[j], uni[j])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def own_reach_down(own, n, c0, na, nh, src, o, den, uni, avg, aw, strat):
+    """:func:`reach_down` of the updating player's own reach, adding ``aw`` times each reach to the
+    average sums ``avg`` (none where ``avg`` is empty) and keeping the strategy in ``strat`` for
+    the way up (none where it is empty)."""
+    denominators(src, o, na, nh, den, uni)
+    add = len(avg) > 0
+    keep = len(strat) > 0
+    for a in range(na):
+        base = o + a * nh
+        c = c0 + a
+        for i in range(nh):
+            sigma = matched(src[base + i], den[i], uni[i])
+            if keep:
+                strat[base + i] = sigma
+            reach = own[n, i] * sigma
+            own[c, i] = reach
+            if add:
+                avg[base + i] += aw * reach
+
+
+# --- terminals ------------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always", error_model="numpy")
+def leaf_values(tree, term, n, p, opp, orow, val, vn, row, copy, cs):
+    """p's values at terminal node n into ``val[vn]`` from the opponent's reach ``opp[orow]``: the
+    poker family's :func:`rank_terminal` inlined (it reads each hand's reach before writing its
+    value, so opp may be val), the others' :func:`terminal` called on ``row``: a scratch row the
+    reach is copied to first where ``copy`` (opp and val one buffer), else opp itself (each caller
+    passes one array type, so :func:`terminal` compiles once for it)."""
+    k = tree.kind[n]
+    if term.evaluator == 2:
+        rank_terminal(vn, orow, p, tree.player[n], k == FOLD, tree.stake[n], tree.board[n], opp, val,
+                      term.cards[0, 0], term.const, term.order, term.start)
+    else:
+        r = orow
+        if copy:
+            for j in range(opp.shape[1]):
+                row[0, j] = opp[orow, j]
+            r = 0
+        terminal(vn, r, p, tree.player[n], k == FOLD, tree.stake[n], tree.board[n], row, val, term, cs)
+
+
+# --- up: value vectors from the children to a node ------------------------------------------------
+
+@njit(cache=True, inline="always", error_model="numpy")
+def sum_rows(val, n, src, r0, count, nh):
+    """Row n of val = the sum of rows r0 .. r0 + count - 1 of src (in order)."""
+    for i in range(nh):
+        val[n, i] = src[r0, i]
+    for r in range(r0 + 1, r0 + count):
+        for i in range(nh):
+            val[n, i] += src[r, i]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def max_children(val, n, c0, na, nh):
+    """Row n of val = the max of rows c0 .. c0 + na - 1 (in order)."""
+    for i in range(nh):
+        val[n, i] = val[c0, i]
+    for c in range(c0 + 1, c0 + na):
+        for i in range(nh):
+            val[n, i] = max(val[n, i], val[c, i])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def mean_children(val, n, c0, na, nh, w, o, den, uni, stored):
+    """Row n of val = the children's rows weighted by the strategy at offset o: ``w`` itself where
+    ``stored`` (a constant at each call: kept on the way down), else regret matching of ``w``
+    (``den``/``uni`` from :func:`denominators`)."""
+    for i in range(nh):
+        val[n, i] = 0.0
+    for a in range(na):
+        base = o + a * nh
+        c = c0 + a
+        for i in range(nh):
+            sigma = w[base + i] if stored else matched(w[base + i], den[i], uni[i])
+            val[n, i] += sigma * val[c, i]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def expect_children(val, n, c0, na, nh, src, o, den, uni):
+    """Row n of val = the children's rows weighted by the strategy (regret matching of ``src``)."""
+    denominators(src, o, na, nh, den, uni)
+    mean_children(val, n, c0, na, nh, src, o, den, uni, False)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def regret_updates(r, o, cv, c0, val, n, na, nh, rule):
+    """The variant's regret rule at one node: entry (a, i) of r (offset o) from the instantaneous
+    regret cv[c0 + a, i] - val[n, i] (cv the children's values: val itself on the per-node passes)."""
+    pre, pos, neg, floor = rule
+    for a in range(na):
+        base = o + a * nh
+        c = c0 + a
+        for i in range(nh):
+            r[base + i] = regret_update(r[base + i], cv[c, i] - val[n, i], pre, pos, neg, floor)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def root_value(rng, val, row):
+    """sum_i rng(i) * val[row, i]: a player's expected payoff from its root values."""
+    out = 0.0
+    for i in range(len(rng)):
+        out += rng[i] * val[row, i]
+    return out
+
 
 @njit(cache=True, error_model="numpy")
-def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, signed, cards, const, order, start,
-              strength, cs):
-    """Values at one terminal by the dense or the sweep evaluator (the poker family's O(ranks)
-    rows, :func:`_ranks`, are inlined where they are used).  Called, not inlined: inlined at the
+def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
+    """Values at one terminal by the dense or the sweep evaluator (``term``, the
+    :class:`~zerosum.public_tree.arrays.TerminalArrays`; the poker family's O(ranks) rows,
+    :func:`rank_terminal`, are inlined where they are used).  Called, not inlined: inlined at the
     passes' eight call sites it made most of their compile time (the shape pass compiled in 47 s
     cold, 14 s with the call), and a call costs nothing beside its O(hands) work."""
+    evaluator, weight, signed, cards, const, order, start, strength = term
     if evaluator == 0:
         if p == 0:
             n0, n1 = weight.shape[1], weight.shape[2]
@@ -63,9 +292,11 @@ def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, s
                 val[n, j] *= scale
         return
     if evaluator == 2:
-        _ranks(n, orow, p, folder, is_fold, st, b, opp, val, cards[0, 0], cards[0, 1], const, order, start)
+        rank_terminal(n, orow, p, folder, is_fold, st, b, opp, val, cards[0, 0], const, order, start)
         return
-    # sweep: both players share the hand list
+    # sweep: both players share the hand list (its three running sums over order are written out:
+    # one inlined helper with a step argument made the hold'em turn's iteration 1.18x slower, paired
+    # bench_ray, its range set up per group of tied hands)
     for i in range(cards.shape[0]):
         val[n, i] = 0.0
     s0, s1 = start[b], start[b + 1]
@@ -124,7 +355,7 @@ def _terminal(n, orow, p, folder, is_fold, st, b, opp, val, evaluator, weight, s
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order, board_rank):
+def rank_terminal(n, orow, p, folder, is_fold, st, b, opp, val, k, const, order, board_rank):
     """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split.
 
     Ranks are in showdown order except a rank pairing the public card, which is on top (the
@@ -171,19 +402,19 @@ def _ranks(n, orow, p, folder, is_fold, st, b, opp, val, k, unused, const, order
         val[n, bb] = scale * (k * (k - 1) * (below - above))
 
 
-@njit(cache=True, error_model="numpy")
-def walk(kind, player, first_child, n_children, board, stake, offset,
-         evaluator, weight, signed, cards, const, order, start, strength,
-         p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
-         opp, own, val, cs, sample, active, iw):
+@_node_pass
+def walk(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, opp, own, val, sample, active, iw,
+         scratch):
     """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers
-    (opp and val may be the same array), cs 52 floats of scratch for the sweep.
+    (opp and val may be the same array), ``scratch`` a NodeScratch (``strat`` as long as
+    ``src_p`` at least in mode 0).
 
     Public chance sampling: where ``sample`` is not empty, a chance node n walks only its child
     ``first_child[n] + sample[n]``; values below are scaled by the inverse probability of the
     sampled cards (``iw``, the product of the chance nodes' child counts), so every value and regret
     is an unbiased estimate, and the average is weighted the same way.  ``active``/``iw``: per-node
     scratch."""
+    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
     n_nodes = len(kind)
     sampling = len(sample) > 0
     if sampling:
@@ -193,15 +424,10 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
         iw[0] = 1.0
     n_p = len(range_p)
     n_o = len(range_o)
-    for j in range(n_o):
-        opp[0, j] = range_o[j]
+    root_reach(opp, range_o)
     if mode == 0:
-        for i in range(n_p):
-            own[0, i] = range_p[i]
-    tot = np.empty(max(n_p, n_o))
-    uni = np.empty(max(n_p, n_o))
-    strat = np.empty(len(src_p) if mode == 0 else 0)  # p's strategy, from the way down to the way up
-    row = opp[0:1].copy()
+        root_reach(own, range_p)
+    tot, uni, row, strat, cs = scratch  # strat: p's strategy, from the way down to the way up
     # --- top-down -------------------------------------------------------------------------------
     for n in range(n_nodes):
         k = kind[n]
@@ -220,35 +446,16 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
                     active[c] = 1
                     iw[c] = iw[n]
         if k == CHANCE_NODE or player[n] == p:
-            for c in range(c0, c0 + na):
-                for j in range(n_o):
-                    opp[c, j] = opp[n, j]
+            copy_down(opp, n, c0, na, n_o)
         if mode == 0 and (k == CHANCE_NODE or player[n] != p):
-            for c in range(c0, c0 + na):
-                for i in range(n_p):
-                    own[c, i] = own[n, i]
+            copy_down(own, n, c0, na, n_p)
         if k != DECISION:
             continue
-        o = offset[n]
         if player[n] != p:
-            _denominators(src_o, o, na, n_o, tot, uni)
-            for a in range(na):
-                base = o + a * n_o
-                c = c0 + a
-                for j in range(n_o):
-                    opp[c, j] = opp[n, j] * (max(src_o[base + j], 0.0) / tot[j] + uni[j])
+            reach_down(opp, n, c0, na, n_o, src_o, offset[n], tot, uni)
         elif mode == 0:
-            _denominators(src_p, o, na, n_p, tot, uni)
             aw = avg_weight * (iw[n] if sampling else 1.0)
-            for a in range(na):
-                base = o + a * n_p
-                c = c0 + a
-                for i in range(n_p):
-                    sigma = max(src_p[base + i], 0.0) / tot[i] + uni[i]
-                    strat[base + i] = sigma
-                    reach = own[n, i] * sigma
-                    own[c, i] = reach
-                    avg_p[base + i] += aw * reach
+            own_reach_down(own, n, c0, na, n_p, src_p, offset[n], tot, uni, avg_p, aw, strat)
     # --- bottom-up ------------------------------------------------------------------------------
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
@@ -256,15 +463,7 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
             continue
         if k >= FOLD:
             # opp and val may be one buffer (a node's reach is not needed once its value is known)
-            if evaluator == 2:  # the poker family: reads each hand's reach before writing its value
-                _ranks(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1], const,
-                       order, start)
-            else:
-                # the other evaluators read the reach from a scratch row
-                for j in range(n_o):
-                    row[0, j] = opp[n, j]
-                _terminal(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
-                          cards, const, order, start, strength, cs)
+            leaf_values(tree, term, n, p, opp, n, val, n, row, True, cs)
             if sampling and iw[n] != 1.0:
                 for i in range(n_p):
                     val[n, i] *= iw[n]
@@ -274,149 +473,70 @@ def walk(kind, player, first_child, n_children, board, stake, offset,
         if sampling and k == CHANCE_NODE:
             c0, na = c0 + sample[n], 1
         if k == CHANCE_NODE or player[n] != p:
-            for i in range(n_p):
-                val[n, i] = val[c0, i]
-            for c in range(c0 + 1, c0 + na):
-                for i in range(n_p):
-                    val[n, i] += val[c, i]
-            continue
-        if mode == 1:
-            for i in range(n_p):
-                val[n, i] = val[c0, i]
-            for c in range(c0 + 1, c0 + na):
-                for i in range(n_p):
-                    val[n, i] = max(val[n, i], val[c, i])
-            continue
-        o = offset[n]
-        for i in range(n_p):
-            val[n, i] = 0.0
-        if mode == 0:
-            for a in range(na):
-                base = o + a * n_p
-                c = c0 + a
-                for i in range(n_p):
-                    val[n, i] += strat[base + i] * val[c, i]
+            sum_rows(val, n, val, c0, na, n_p)
+        elif mode == 1:
+            max_children(val, n, c0, na, n_p)
+        elif mode == 0:
+            mean_children(val, n, c0, na, n_p, strat, offset[n], tot, uni, True)
+            regret_updates(src_p, offset[n], val, c0, val, n, na, n_p, rule)
         else:
-            _denominators(src_p, o, na, n_p, tot, uni)
-            for a in range(na):
-                base = o + a * n_p
-                c = c0 + a
-                for i in range(n_p):
-                    val[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * val[c, i]
-        if mode == 0:
-            for a in range(na):
-                base = o + a * n_p
-                c = c0 + a
-                for i in range(n_p):
-                    src_p[base + i] = regret_update(src_p[base + i], val[c, i] - val[n, i], pre, pos, neg, floor)
-    out = 0.0
-    for i in range(n_p):
-        out += range_p[i] * val[0, i]
-    return out
+            expect_children(val, n, c0, na, n_p, src_p, offset[n], tot, uni)
+    return root_value(range_p, val, 0)
 
 
-@njit(cache=True, error_model="numpy")
-def best_response_and_value(kind, player, first_child, n_children, board, stake, offset,
-                            evaluator, weight, signed, cards, const, order, start, strength,
-                            p, range_p, range_o, src_p, src_o, opp, val, ev, cs):
+@_node_pass
+def best_response_and_value(tree, term, p, range_p, range_o, src_p, src_o, opp, val, ev, scratch):
     """:func:`walk`'s BEST_RESPONSE and EXPECT passes for player p in one: both read the same
     opponent reach (from ``src_o``) and the same terminal values, and differ only at p's nodes (max
     over actions into ``val``, the expectation under ``src_p`` into ``ev``), so NashConv takes two
     passes instead of three.  Per-node buffers as in :func:`walk` (opp and val may be one).
     Returns (p's best-response value, p's expected value), each as :func:`walk` returns it."""
+    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
     n_nodes = len(kind)
     n_p = len(range_p)
     n_o = len(range_o)
-    for j in range(n_o):
-        opp[0, j] = range_o[j]
-    tot = np.empty(max(n_p, n_o))
-    uni = np.empty(max(n_p, n_o))
-    row = opp[0:1].copy()
+    root_reach(opp, range_o)
+    tot, uni, row, _, cs = scratch
     for n in range(n_nodes):
         k = kind[n]
         if k >= FOLD:
             continue
-        c0 = first_child[n]
-        na = n_children[n]
         if k == CHANCE_NODE or player[n] == p:
-            for c in range(c0, c0 + na):
-                for j in range(n_o):
-                    opp[c, j] = opp[n, j]
-            continue
-        o = offset[n]
-        _denominators(src_o, o, na, n_o, tot, uni)
-        for a in range(na):
-            base = o + a * n_o
-            c = c0 + a
-            for j in range(n_o):
-                opp[c, j] = opp[n, j] * (max(src_o[base + j], 0.0) / tot[j] + uni[j])
+            copy_down(opp, n, first_child[n], n_children[n], n_o)
+        else:
+            reach_down(opp, n, first_child[n], n_children[n], n_o, src_o, offset[n], tot, uni)
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
         if k >= FOLD:
-            if evaluator == 2:
-                _ranks(n, n, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1], const,
-                       order, start)
-            else:
-                for j in range(n_o):
-                    row[0, j] = opp[n, j]
-                _terminal(n, 0, p, player[n], k == FOLD, stake[n], board[n], row, val, evaluator, weight, signed,
-                          cards, const, order, start, strength, cs)
+            leaf_values(tree, term, n, p, opp, n, val, n, row, True, cs)
             for i in range(n_p):
                 ev[n, i] = val[n, i]
             continue
         c0 = first_child[n]
         na = n_children[n]
         if k == CHANCE_NODE or player[n] != p:
-            for i in range(n_p):
-                val[n, i] = val[c0, i]
-                ev[n, i] = ev[c0, i]
-            for c in range(c0 + 1, c0 + na):
-                for i in range(n_p):
-                    val[n, i] += val[c, i]
-                    ev[n, i] += ev[c, i]
+            sum_rows(val, n, val, c0, na, n_p)
+            sum_rows(ev, n, ev, c0, na, n_p)
             continue
-        for i in range(n_p):
-            val[n, i] = val[c0, i]
-        for c in range(c0 + 1, c0 + na):
-            for i in range(n_p):
-                val[n, i] = max(val[n, i], val[c, i])
-        o = offset[n]
-        _denominators(src_p, o, na, n_p, tot, uni)
-        for i in range(n_p):
-            ev[n, i] = 0.0
-        for a in range(na):
-            base = o + a * n_p
-            c = c0 + a
-            for i in range(n_p):
-                ev[n, i] += (max(src_p[base + i], 0.0) / tot[i] + uni[i]) * ev[c, i]
-    br = 0.0
-    value = 0.0
-    for i in range(n_p):
-        br += range_p[i] * val[0, i]
-        value += range_p[i] * ev[0, i]
-    return br, value
+        max_children(val, n, c0, na, n_p)
+        expect_children(ev, n, c0, na, n_p, src_p, offset[n], tot, uni)
+    return root_value(range_p, val, 0), root_value(range_p, ev, 0)
 
 
-@njit(cache=True, error_model="numpy")
-def nash_conv_passes(kind, player, first_child, n_children, board, stake, offset,
-                     evaluator, weight, signed, cards, const, order, start, strength,
-                     range0, range1, src0, src1, r0, r1, e0, cs):
+@_node_pass
+def nash_conv_passes(tree, term, range0, range1, src0, src1, r0, r1, e0, scratch):
     """Both best responses and player 0's expected value in one traversal (per-node buffers, two
     hand lists of one width): top-down both players' reach (``r0`` from ``src0``, ``r1`` from
     ``src1``), bottom-up ``r0`` becomes player 1's best-response values, ``r1`` player 0's, and ``e0``
     player 0's expected values.  Each vector is summed in the same order as :func:`walk`'s
     BEST_RESPONSE and EXPECT passes, so the figures are theirs.  Returns (br0, br1, value)."""
+    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
     n_nodes = len(kind)
     n0 = len(range0)
     n1 = len(range1)
-    for i in range(n0):
-        r0[0, i] = range0[i]
-    for j in range(n1):
-        r1[0, j] = range1[j]
-    width = max(n0, n1)
-    tot = np.empty(width)
-    uni = np.empty(width)
-    row = r0[0:1].copy()
+    root_reach(r0, range0)
+    root_reach(r1, range1)
+    tot, uni, row, _, cs = scratch
     for n in range(n_nodes):
         k = kind[n]
         if k >= FOLD:
@@ -424,48 +544,20 @@ def nash_conv_passes(kind, player, first_child, n_children, board, stake, offset
         c0 = first_child[n]
         na = n_children[n]
         q = player[n] if k == DECISION else -1
-        if q != 0:
-            for c in range(c0, c0 + na):
-                for i in range(n0):
-                    r0[c, i] = r0[n, i]
-        if q != 1:
-            for c in range(c0, c0 + na):
-                for j in range(n1):
-                    r1[c, j] = r1[n, j]
         if q == 0:
-            o = offset[n]
-            _denominators(src0, o, na, n0, tot, uni)
-            for a in range(na):
-                base = o + a * n0
-                c = c0 + a
-                for i in range(n0):
-                    r0[c, i] = r0[n, i] * (max(src0[base + i], 0.0) / tot[i] + uni[i])
-        elif q == 1:
-            o = offset[n]
-            _denominators(src1, o, na, n1, tot, uni)
-            for a in range(na):
-                base = o + a * n1
-                c = c0 + a
-                for j in range(n1):
-                    r1[c, j] = r1[n, j] * (max(src1[base + j], 0.0) / tot[j] + uni[j])
+            reach_down(r0, n, c0, na, n0, src0, offset[n], tot, uni)
+        else:
+            copy_down(r0, n, c0, na, n0)
+        if q == 1:
+            reach_down(r1, n, c0, na, n1, src1, offset[n], tot, uni)
+        else:
+            copy_down(r1, n, c0, na, n1)
     for n in range(n_nodes - 1, -1, -1):
         k = kind[n]
         if k >= FOLD:
             # r0[n] (player 0's reach) becomes player 1's values, r1[n] player 0's
-            if evaluator == 2:
-                _ranks(n, n, 1, player[n], k == FOLD, stake[n], board[n], r0, r0, cards[0, 0], cards[0, 1], const,
-                       order, start)
-                _ranks(n, n, 0, player[n], k == FOLD, stake[n], board[n], r1, r1, cards[0, 0], cards[0, 1], const,
-                       order, start)
-            else:
-                for i in range(n0):
-                    row[0, i] = r0[n, i]
-                _terminal(n, 0, 1, player[n], k == FOLD, stake[n], board[n], row, r0, evaluator, weight, signed,
-                          cards, const, order, start, strength, cs)
-                for j in range(n1):
-                    row[0, j] = r1[n, j]
-                _terminal(n, 0, 0, player[n], k == FOLD, stake[n], board[n], row, r1, evaluator, weight, signed,
-                          cards, const, order, start, strength, cs)
+            leaf_values(tree, term, n, 1, r0, n, r0, n, row, True, cs)
+            leaf_values(tree, term, n, 0, r1, n, r1, n, row, True, cs)
             for i in range(n0):
                 e0[n, i] = r1[n, i]
             continue
@@ -473,98 +565,37 @@ def nash_conv_passes(kind, player, first_child, n_children, board, stake, offset
         na = n_children[n]
         q = player[n] if k == DECISION else -1
         if q == 1:
-            for j in range(n1):
-                r0[n, j] = r0[c0, j]
-            for c in range(c0 + 1, c0 + na):
-                for j in range(n1):
-                    r0[n, j] = max(r0[n, j], r0[c, j])
+            max_children(r0, n, c0, na, n1)
         else:
-            for j in range(n1):
-                r0[n, j] = r0[c0, j]
-            for c in range(c0 + 1, c0 + na):
-                for j in range(n1):
-                    r0[n, j] += r0[c, j]
+            sum_rows(r0, n, r0, c0, na, n1)
         if q == 0:
-            for i in range(n0):
-                r1[n, i] = r1[c0, i]
-            for c in range(c0 + 1, c0 + na):
-                for i in range(n0):
-                    r1[n, i] = max(r1[n, i], r1[c, i])
-            o = offset[n]
-            _denominators(src0, o, na, n0, tot, uni)
-            for i in range(n0):
-                e0[n, i] = 0.0
-            for a in range(na):
-                base = o + a * n0
-                c = c0 + a
-                for i in range(n0):
-                    e0[n, i] += (max(src0[base + i], 0.0) / tot[i] + uni[i]) * e0[c, i]
+            max_children(r1, n, c0, na, n0)
+            expect_children(e0, n, c0, na, n0, src0, offset[n], tot, uni)
         else:
-            for i in range(n0):
-                r1[n, i] = r1[c0, i]
-                e0[n, i] = e0[c0, i]
-            for c in range(c0 + 1, c0 + na):
-                for i in range(n0):
-                    r1[n, i] += r1[c, i]
-                    e0[n, i] += e0[c, i]
-    br0 = 0.0
-    value = 0.0
-    for i in range(n0):
-        br0 += range0[i] * r1[0, i]
-        value += range0[i] * e0[0, i]
-    br1 = 0.0
-    for j in range(n1):
-        br1 += range1[j] * r0[0, j]
-    return br0, br1, value
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _denominators(src, o, na, n, den, uni):
-    """Per hand: den = the sum of the positive parts over the node's actions and uni = 0, or,
-    where none is positive, den = 1 and uni = 1 / na; the strategy is max(x, 0) / den + uni
-    without a branch (a division, not a multiplication by 1 / den: a pure strategy stays exactly 1,
-    as on the history tree, so CFR+'s regrets stay exactly 0 where they are there)."""
-    for i in range(n):
-        den[i] = 0.0
-    for a in range(na):
-        base = o + a * n
-        for i in range(n):
-            den[i] += max(src[base + i], 0.0)
-    u = 1.0 / na
-    for i in range(n):
-        t = den[i]
-        uni[i] = 0.0 if t > 0.0 else u
-        den[i] = t if t > 0.0 else 1.0
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _positive_totals(src, o, na, n, tot):
-    """tot[i] = sum over the node's actions of the positive part of src (hand i)."""
-    for i in range(n):
-        tot[i] = 0.0
-    for a in range(na):
-        base = o + a * n
-        for i in range(n):
-            x = src[base + i]
-            if x > 0.0:
-                tot[i] += x
+            sum_rows(r1, n, r1, c0, na, n0)
+            sum_rows(e0, n, e0, c0, na, n0)
+    return root_value(range0, r1, 0), root_value(range1, r0, 0), root_value(range0, e0, 0)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _strategy(src, o, na, n, a, i, tot, d):
+    """The depth-first pass's regret matching, on totals of the solver's dtype (:func:`_totals`):
+    the figures of :func:`matched` in float64; in float32 the division stays float32 here (as it
+    always was on this pass), so the depth-first pass keeps this form of its own."""
     x = src[o + a * n + i]
     t = tot[d, i]
     return (x / t if x > 0.0 else 0.0) if t > 0.0 else 1.0 / na
 
 
-@njit(cache=True, error_model="numpy")
-def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
-             evaluator, weight, signed, cards, const, order, start, strength,
-             p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, pre, pos, neg, floor,
-             max_depth, max_actions, cs, sample, regrets_p, predict, pscale):
+@_node_pass
+def walk_dfs(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p, predict,
+             pscale, scratch):
     """The same pass as :func:`walk`, depth first: vectors live per depth (reach down, value up,
     and at p's nodes one value vector per action), so memory is O(depth x hands), not
-    O(nodes x hands).  Returns (sum_i range_p(i) * value_root(i), public nodes visited).
+    O(nodes x hands); they come in ``scratch`` (a DepthScratch, the prediction's vectors one depth
+    deep where ``predict`` is 0), so the pass allocates nothing and runs without reference
+    counting (with it the shared pieces cost 12-25 %).  Returns (sum_i range_p(i) *
+    value_root(i), public nodes visited).
 
     Predictive variants (``predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
     stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
@@ -572,26 +603,17 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
     regret matching+ on ``pscale * R`` plus the predicted regret, the prediction built bottom-up
     with the new strategies below (a second value vector per depth), as in
     :func:`zerosum.solvers.pcfr.predictive_strategy`."""
+    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
     n_p = len(range_p)
     n_o = len(range_o)
-    width = max(n_p, n_o)
-    opp = np.empty((max_depth + 1, width), dtype=range_o.dtype)
-    own = np.empty((max_depth + 1, width), dtype=range_p.dtype)
-    val = np.zeros((max_depth + 1, width), dtype=range_p.dtype)
-    tot = np.empty((max_depth + 1, width), dtype=range_p.dtype)
-    cfv = np.empty((max_depth + 1, max_actions, width), dtype=range_p.dtype)
-    iw = np.ones(max_depth + 1)
-    pd = max_depth + 1 if predict > 0 else 1
-    pval = np.zeros((pd, width), dtype=range_p.dtype)
-    pcfv = np.zeros((pd, max_actions, width), dtype=range_p.dtype)
-    node = np.zeros(max_depth + 1, dtype=np.int64)
-    nxt = np.zeros(max_depth + 1, dtype=np.int64)  # next child to visit, -1 before the node is entered
+    # the vectors per depth (a DepthScratch; nxt: the next child to visit, -1 before the node is
+    # entered); every entry is written before it is read, but for iw[0]
+    opp, own, val, tot, cfv, iw, pval, pcfv, node, nxt = scratch
+    iw[0] = 1.0
     sampling = len(sample) > 0
     visited = 0
-    for j in range(n_o):
-        opp[0, j] = range_o[j]
-    for i in range(n_p):
-        own[0, i] = range_p[i]
+    root_reach(opp, range_o)
+    root_reach(own, range_p)
     node[0] = 0
     nxt[0] = -1
     d = 0
@@ -602,12 +624,7 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
         if nxt[d] < 0:  # entering n
             visited += 1
             if k >= FOLD:
-                if evaluator == 2:
-                    _ranks(d, d, p, player[n], k == FOLD, stake[n], board[n], opp, val, cards[0, 0], cards[0, 1],
-                           const, order, start)
-                else:
-                    _terminal(d, d, p, player[n], k == FOLD, stake[n], board[n], opp, val, evaluator, weight,
-                              signed, cards, const, order, start, strength, cs)
+                leaf_values(tree, term, n, p, opp, d, val, d, opp, False, cs)
                 if sampling and iw[d] != 1.0:
                     for i in range(n_p):
                         val[d, i] *= iw[d]
@@ -668,11 +685,7 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
                         for i in range(n_p):
                             val[d, i] += _strategy(src_p, o, na, n_p, b, i, tot, d) * cfv[d, b, i]
                     if mode == 0:
-                        for b in range(na):
-                            base = o + b * n_p
-                            for i in range(n_p):
-                                regrets_p[base + i] = regret_update(regrets_p[base + i], cfv[d, b, i] - val[d, i],
-                                                                    pre, pos, neg, floor)
+                        regret_updates(regrets_p, o, cfv[d], 0, val, d, na, n_p, rule)
                         if predict > 0:
                             _predict(src_p, regrets_p, o, na, n_p, d, tot, cfv, pcfv, val, pval, predict, pscale)
             done = True
@@ -695,10 +708,7 @@ def walk_dfs(kind, player, first_child, n_children, board, stake, offset,
                 for i in range(n_p):
                     pval[d, i] += pval[d + 1, i]
         nxt[d] = a + 1
-    out = 0.0
-    for i in range(n_p):
-        out += range_p[i] * val[0, i]
-    return out, visited
+    return root_value(range_p, val, 0), visited
 
 
 @njit(cache=True, error_model="numpy")

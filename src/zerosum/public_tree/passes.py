@@ -4,7 +4,8 @@ each call into the kernels: :class:`Workspace` (the per-node and depth-first pas
 :mod:`zerosum.public_tree.shape_kernels`) and :func:`nash_conv_public` (exact NashConv of
 strategies read from regrets or sums).  Solvers hold a workspace; tests and benchmarks make one.
 
-May import: numpy, the form (:mod:`.form`, :mod:`.shapes`, :mod:`.terminals`) and the kernels.
+May import: numpy, the form (:mod:`.form`, :mod:`.shapes`, :mod:`.terminals`), the kernels and
+their argument groups (:mod:`.arrays`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels, shape_kernels
+from .arrays import ShapeArrays, ShapeScratch, TreeArrays, as_rule, depth_scratch, node_scratch
 from .form import FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS
@@ -33,10 +35,11 @@ class Workspace:
         self.max_actions = int(tree.n_children.max())
         self.width = width
         self.dtype = np.dtype(dtype)
-        self.cs = np.zeros(52, dtype=dtype)
+        self.scratch = node_scratch(width, dtype, max(tree.infoset_actions()) if per_node else 0)
+        self.cs = self.scratch.cs
         self.tree = tree
-        self.args = (tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake, tree.offset,
-                     *tree.terminals.kernel_args())
+        self.args = (TreeArrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
+                                tree.offset), tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
@@ -53,15 +56,17 @@ class Workspace:
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
              regrets_p=None, predict: int = 0, pscale: float = 1.0) -> float:
-        pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if rule is None else rule
+        rule = as_rule(rule)
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         avg = self.empty if avg_p is None else avg_p
         sample = self.no_sample if sample is None else sample
         if not self.per_node:
+            key = bool(predict)
+            if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
+                self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key))
             value, self.visited = kernels.walk_dfs(
-                *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), float(pre),
-                float(pos), float(neg), bool(floor), self.max_depth, self.max_actions, self.cs, sample,
-                src_p if regrets_p is None else regrets_p, int(predict), float(pscale))
+                *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
+                self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1])
             return value
         if predict:
             raise AssertionError("predictive updates run on the depth-first pass")
@@ -69,8 +74,8 @@ class Workspace:
             self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
             self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
         value = kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight),
-                             float(pre), float(pos), float(neg), bool(floor), self.opp[:, :n_o], self.own[:, :n_p],
-                             self.val[:, :n_p], self.cs, sample, self.active, self.iw)
+                             rule, self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], sample, self.active,
+                             self.iw, self.scratch)
         self.visited = int(self.active.sum()) if len(sample) else self.tree.n_nodes
         return value
 
@@ -81,7 +86,8 @@ class Workspace:
             self.own = np.zeros_like(self.val)
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         br, value = kernels.best_response_and_value(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o,
-                                                    self.opp[:, :n_o], self.val[:, :n_p], self.own[:, :n_p], self.cs)
+                                                    self.opp[:, :n_o], self.val[:, :n_p], self.own[:, :n_p],
+                                                    self.scratch)
         self.visited = 2 * self.tree.n_nodes
         return br, value
 
@@ -95,7 +101,7 @@ class Workspace:
             self.third = np.zeros_like(self.val)
         n = self.tree.n_hands[0]
         br0, br1, value = kernels.nash_conv_passes(*self.args, self.ranges[0], self.ranges[1], src0, src1,
-                                                   self.val[:, :n], self.own[:, :n], self.third[:, :n], self.cs)
+                                                   self.val[:, :n], self.own[:, :n], self.third[:, :n], self.scratch)
         self.visited = self.tree.n_nodes
         return br0, br1, value
 
@@ -124,9 +130,11 @@ class ShapeWorkspace:
         self.cs = np.zeros(52, dtype=dtype)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
         self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64 as the per-node pass's)
-        self.args = (sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row, sh.entries, sh.mult,
-                     sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake, sh.row_player, *tree.terminals.kernel_args(),
-                     rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4))
+        rowc = rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4)
+        self.args = (ShapeArrays(sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row,
+                                 sh.entries, sh.mult, sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake,
+                                 sh.row_player, rowc), tree.terminals.kernel_args())
+        self.scratch = ShapeScratch(self.den, self.cs, self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.visited = tree.n_nodes
         self._eval = None
@@ -138,20 +146,16 @@ class ShapeWorkspace:
         """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
         whatever the solver's dtype (the per-node pass's strategies are float64 too, so a float32
         run is the same run on either pass); into ``out`` if given."""
-        sh = self.shapes
         out = np.zeros(len(src)) if out is None else out
-        shape_kernels.shape_strategy(sh.kind, sh.player, sh.n_children, sh.mult, sh.koff, q, self.tree.n_hands[q],
-                                     src, out, self.den)
+        shape_kernels.shape_strategy(self.args[0], q, self.tree.n_hands[q], src, out, self.den)
         return out
 
     def iteration(self, regrets, strategies, average, weight: float, rule) -> None:
         """One iteration, both players' passes (:func:`~zerosum.public_tree.shape_kernels.shape_iteration`):
         the regrets, the stored strategies and the average sums of both players (kernel layout)."""
-        pre, pos, neg, floor = rule
         shape_kernels.shape_iteration(*self.args, self.ranges[0], self.ranges[1], regrets[0], regrets[1], strategies[0],
-                                      strategies[1], average[0], average[1], float(weight), float(pre), float(pos),
-                                      float(neg), bool(floor), self.width, self.opp, self.own, self.val, self.den,
-                                      self.cs, self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
+                                      strategies[1], average[0], average[1], float(weight), as_rule(rule), self.width,
+                                      self.opp, self.own, self.val, self.scratch)
 
     def nash_conv(self, src, strategies=None) -> dict:
         """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64; ``strategies``:
@@ -164,16 +168,16 @@ class ShapeWorkspace:
             sh = self.shapes
             n = max(sh.inner_rows, 1) * self.width
             block = self.inner_mult * self.width
+            scratch = ShapeScratch(self.den, np.zeros(52), np.zeros((1, self.width)), np.zeros((1, self.width)),
+                                   np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
+                                   np.zeros(2 * sh.n_shapes, dtype=np.int64), self.tt)
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
-                          *(np.zeros(n) for _ in range(5)), np.zeros(52), np.zeros((1, self.width)),
-                          np.zeros((1, self.width)), np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
-                          np.zeros(2 * sh.n_shapes, dtype=np.int64), [np.zeros(len(a)) for a in src])
-        ranges, r0, r1, v0, v1, e0, cs, rin, rout, ty, tv, at, strats = self._eval
+                          *(np.zeros(n) for _ in range(5)), scratch, [np.zeros(len(a)) for a in src])
+        ranges, r0, r1, v0, v1, e0, scratch, strats = self._eval
         if strategies is None:
             strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
         br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
-                                                        self.width, r0, r1, v0, v1, e0, cs, rin, rout, self.tt, ty, tv,
-                                                        at)
+                                                        self.width, r0, r1, v0, v1, e0, scratch)
         return {"value": float(value), "best_response_values": [float(br0), float(br1)],
                 "nash_conv": max(float(br0 + br1), 0.0)}
 

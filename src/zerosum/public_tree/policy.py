@@ -17,8 +17,8 @@ import json
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.policy import write_text_atomic
+from ..errors import ZerosumError
 from .form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-policy"

@@ -23,6 +23,15 @@ is one sweep over the block with the actions inside (:func:`_uown_update`, :func
 instead of once per loop, the same operations per entry in the same order as the loops of the
 general case, so the figures do not change.  An iteration is one call (:func:`shape_iteration`:
 both players' passes), and the passes run without Numba's reference counting (see ``_pass``).
+
+Arguments come in groups (:mod:`zerosum.public_tree.arrays`): the shape tree and its per-row
+terminal constants (``ShapeArrays``), the evaluator's data (``TerminalArrays``), the regret rule
+(``Rule``) and the pass's scratch (``ShapeScratch``).  Regret matching is the per-node pass's
+(:func:`~zerosum.public_tree.kernels.match`, :func:`~zerosum.public_tree.kernels.share`,
+:func:`~zerosum.public_tree.kernels.matched`, :func:`~zerosum.public_tree.kernels.denominators`),
+and a terminal row of the dense or sweep evaluator is its
+:func:`~zerosum.public_tree.kernels.terminal`, so the figures are the per-node pass's by
+construction.
 """
 
 from __future__ import annotations
@@ -30,7 +39,7 @@ from __future__ import annotations
 from numba import njit, uint64
 
 from .form import DECISION, FOLD
-from .kernels import _terminal
+from .kernels import denominators, match, matched, share, terminal
 
 #: the passes: compiled without Numba's reference counting (``_nrt=False``, the jit option that turns
 #: the runtime off).  They allocate nothing and return no array, so counting only costs: each helper
@@ -41,41 +50,35 @@ _pass = njit(cache=True, error_model="numpy", _nrt=False)
 
 
 @_pass
-def shape_strategy(kind, player, n_children, mult, koff, q, n_q, src, strat, den):
+def shape_strategy(sh, q, n_q, src, strat, den):
     """``strat`` = regret matching (normalization) of ``src`` at every shape node of player q, as
-    :func:`zerosum.public_tree.kernels._denominators` computes it."""
-    for s in range(len(kind)):
-        if kind[s] != 0 or player[s] != q:
+    :func:`zerosum.public_tree.kernels.denominators` computes it."""
+    for s in range(len(sh.kind)):
+        if sh.kind[s] != 0 or sh.player[s] != q:
             continue
-        na, w = n_children[s], mult[s] * n_q
+        na, w = sh.n_children[s], sh.mult[s] * n_q
         if na == 2 or na == 3:
-            _unormalize_sweep(src, strat, koff[s], na, w)
+            _unormalize_sweep(src, strat, sh.koff[s], na, w)
         else:
-            _normalize(src, strat, koff[s], na, w, den)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _match(t, u1):
-    """Regret matching's (denominator, uniform part) for a sum t of positive parts: (t, 0), or
-    (1, 1 / na) where nothing is positive (as :func:`_denominators`)."""
-    return (t, 0.0) if t > 0.0 else (1.0, u1)
+            _normalize(src, strat, sh.koff[s], na, w, den)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _match2(strat, i0, i1, p0, p1, u1):
-    """strat at entries i0, i1 = regret matching of the positive parts p0, p1 (:func:`_match`)."""
-    d, uni = _match((0.0 + p0) + p1, u1)
-    strat[i0] = p0 / d + uni
-    strat[i1] = p1 / d + uni
+    """strat at entries i0, i1 = regret matching of the positive parts p0, p1
+    (:func:`zerosum.public_tree.kernels.match`, :func:`~zerosum.public_tree.kernels.share`)."""
+    d, uni = match((0.0 + p0) + p1, u1)
+    strat[i0] = share(p0, d, uni)
+    strat[i1] = share(p1, d, uni)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _match3(strat, i0, i1, i2, p0, p1, p2, u1):
     """:func:`_match2` for three actions."""
-    d, uni = _match(((0.0 + p0) + p1) + p2, u1)
-    strat[i0] = p0 / d + uni
-    strat[i1] = p1 / d + uni
-    strat[i2] = p2 / d + uni
+    d, uni = match(((0.0 + p0) + p1) + p2, u1)
+    strat[i0] = share(p0, d, uni)
+    strat[i1] = share(p1, d, uni)
+    strat[i2] = share(p2, d, uni)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -101,32 +104,16 @@ def _unormalize_sweep(src, strat, o, na, w):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _denominators(src, o, na, w, den, uni):
-    """Per entry of a block: den = the sum of the positive parts over the actions and uni = 0, or,
-    where none is positive, den = 1 and uni = 1 / na (as the per-node pass)."""
-    for x in range(w):
-        den[x] = 0.0
-    for a in range(na):
-        sa = src[o + a * w:o + (a + 1) * w]
-        for x in range(w):
-            den[x] += max(sa[x], 0.0)
-    u1 = 1.0 / na
-    for x in range(w):
-        t = den[x]
-        uni[x] = 0.0 if t > 0.0 else u1
-        den[x] = t if t > 0.0 else 1.0
-
-
-@njit(cache=True, inline="always", error_model="numpy")
 def _normalize(src, strat, o, na, w, den):
+    """strat = regret matching of src over a node's block of w entries per action (the per-node
+    pass's :func:`~zerosum.public_tree.kernels.denominators`; ``den`` 2 w floats of scratch)."""
     d = den[:w]
     uni = den[w:2 * w]
-    _denominators(src, o, na, w, d, uni)
+    denominators(src, o, na, w, d, uni)
     for a in range(na):
-        sa = src[o + a * w:o + (a + 1) * w]
-        ta = strat[o + a * w:o + (a + 1) * w]
+        b = o + a * w
         for x in range(w):
-            ta[x] = max(sa[x], 0.0) / d[x] + uni[x]
+            strat[b + x] = matched(src[b + x], d[x], uni[x])
 
 
 # --- the update pass: index arithmetic on unsigned integers ------------------------------------
@@ -165,6 +152,16 @@ def _umul_add(dst, db, src, sb, st, tb, w, avg, aw):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _utheir_reach(dst, db, opp, ob, strat_o, so, w, averages, avg_o, aw):
+    """The opponent's reach to an edge (:func:`_umul`), growing its average sums on the way where
+    this pass does (``averages`` 1: :func:`_umul_add`)."""
+    if averages == 1:
+        _umul_add(dst, db, opp, ob, strat_o, so, w, avg_o, aw)
+    else:
+        _umul(dst, db, opp, ob, strat_o, so, w)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
     """:func:`zerosum.solvers.cfr.regret_update` on a run of entries at offsets (unsigned), without
     a branch in the loop (x * 1.0 is x, so multiplying where the rule says nothing changes nothing:
@@ -190,23 +187,29 @@ def _unormalize_from(src, strat, o, na, w, den):
     uw = uint64(w)
     u1 = 1.0 / na
     for x in range(uw):
-        t = den[x]
-        den[uw + x] = 0.0 if t > 0.0 else u1
-        den[x] = t if t > 0.0 else 1.0
+        d, u = match(den[x], u1)
+        den[uw + x] = u
+        den[x] = d
     for a in range(na):
         b = uint64(o + a * w)
         for x in range(uw):
-            strat[b + x] = max(src[b + x], 0.0) / den[x] + den[uw + x]
+            strat[b + x] = matched(src[b + x], den[x], den[uw + x])
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _usource(kind, entries, vrow, edge_child, e, a, wp, width, tv, val):
+def _shape_node(sh, s):
+    """(kind, rows, first edge, children, kernel offset) of shape node s."""
+    return sh.kind[s], sh.mult[s], sh.first_edge[s], sh.n_children[s], sh.koff[s]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _usource(sh, e, a, wp, width, tv, val):
     """Where the values of edge e's child (action a) are: tv's block a (a terminal, or a child with
     several entries, gathered there) or the child's own rows in val."""
-    c = edge_child[e]
-    if kind[c] >= FOLD or entries[c] > 1:
+    c = sh.edge_child[e]
+    if sh.kind[c] >= FOLD or sh.entries[c] > 1:
         return tv, uint64(a * wp)
-    return val, uint64(vrow[c] * width)
+    return val, uint64(sh.vrow[c] * width)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -292,10 +295,10 @@ def _ugather(dst, db, src, sb, mc, er, m, n):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _urank_block(y, yb, v, vb, sm, m, r, p, is_fold, r0, rowc, k, tt):
-    """:func:`zerosum.public_tree.kernels._ranks` on m rows at once (rows r0 .., hand i of row u at ``i * sm + u`` from
+    """:func:`zerosum.public_tree.kernels.rank_terminal` on m rows at once (rows r0 .., hand i of row u at ``i * sm + u`` from
     ``yb`` / ``vb``): the same operations per row, in the same order, with the rows in the inner
     loops.  ``rowc`` holds per row the showdown scale, the fold scales for players 0 and 1 and the
-    public card's rank (-1: none), as ``_ranks`` computes them (:func:`shapes.rank_rows`); that rank may
+    public card's rank (-1: none), as ``rank_terminal`` computes them (:func:`shapes.rank_rows`); that rank may
     differ between the m rows, but not whether there is one (the caller cuts the runs)."""
     nr = len(rowc) // 4
     um, ur, us, ub, wb = uint64(m), uint64(r), uint64(sm), uint64(yb), uint64(vb)
@@ -358,12 +361,12 @@ def _urank_block(y, yb, v, vb, sm, m, r, p, is_fold, r0, rowc, k, tt):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, vb, n_o, n_p,
-                evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt):
+def _uterminals(r0, m, p, is_fold, sh, y, yb, v, vb, n_o, n_p, term, scratch):
     """Values of p's hands (block [n_p x m] into ``v`` from ``vb``) at the m public terminals of
     one edge (rows r0 ..), the opponent's reach a block [n_o x m] in ``y`` from ``yb``."""
-    if evaluator == 2:
-        kc = cards[0, 0]
+    rowc, rin, rout, tt = sh.rowc, scratch.rin, scratch.rout, scratch.tt
+    if term.evaluator == 2:
+        kc = term.cards[0, 0]
         nr = len(rowc) // 4
         u0 = 0
         while u0 < m:  # runs of rows with a public card or without
@@ -378,17 +381,14 @@ def _uterminals(r0, m, p, is_fold, row_player, row_stake, row_board, y, yb, v, v
         r = r0 + u
         for j in range(n_o):
             rin[0, j] = y[yb + j * m + u]
-        _terminal(0, 0, p, row_player[r], is_fold, row_stake[r], row_board[r], rin, rout, evaluator, weight,
-                  signed, cards, const, order, start, strength, cs)
+        terminal(0, 0, p, sh.row_player[r], is_fold, sh.row_stake[r], sh.row_board[r], rin, rout, term, scratch.cs)
         for i in range(n_p):
             v[vb + i * m + u] = rout[0, i]
 
 
 @_pass
-def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff, row_board,
-                 row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength, rowc,
-                 p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, avg_o, averages, pre, pos, neg,
-                 floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
+def shape_update(sh, term, p, range_p, range_o, regrets_p, strat_p, strat_o, avg_p, avg_weight, avg_o, averages, rule,
+                 width, opp, own, val, scratch):
     """One UPDATE pass for player p (regrets, average, and p's stored strategy rebuilt); returns
     sum_i range_p(i) * value_root(i).  ``strat_o`` must be regret matching on the opponent's
     current regrets, ``strat_p`` on p's.  ``averages``: 0, p's average sums grow here (by
@@ -401,6 +401,10 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
     several entries (gathered from its rows); the buffers hold inner nodes only (``vrow``: a
     shape node's first row among them), and a child with a single entry whose reach vector does
     not change reads its parent's (``at``: where each shape node's reach vectors are)."""
+    kind, player, edge_child, edge_row, entries, mult, row, vrow = (sh.kind, sh.player, sh.edge_child, sh.edge_row,
+                                                                    sh.entries, sh.mult, sh.row, sh.vrow)
+    pre, pos, neg, floor = rule
+    den, ty, tv, at = scratch.den, scratch.ty, scratch.tv, scratch.at
     n_p = len(range_p)
     n_o = len(range_o)
     for j in range(n_o):
@@ -413,20 +417,15 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
     po[0] = 0
     pw[0] = 0
     if kind[0] >= FOLD:  # a game that ends at once
-        _uterminals(0, 1, p, kind[0] == FOLD, row_player, row_stake, row_board, opp, 0, val, 0, n_o, n_p,
-                    evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+        _uterminals(0, 1, p, kind[0] == FOLD, sh, opp, 0, val, 0, n_o, n_p, term, scratch)
     for s in range(n_s):
-        k = kind[s]
+        k, m, e0, na, o = _shape_node(sh, s)
         if k >= FOLD:
             continue
-        m = mult[s]
-        e0 = first_edge[s]
-        na = n_children[s]
         bo = po[s]
         bw = pw[s]
         wo = m * n_o
         wp = m * n_p
-        o = koff[s]
         mine = k == DECISION and player[s] == p
         theirs = k == DECISION and not mine
         for a in range(na):
@@ -445,12 +444,8 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             po[c] = cb if (copy or theirs) else bo
             pw[c] = cb if (copy or mine) else bw
             if theirs:
-                dst = ty if copy else opp
-                db = 0 if copy else cb
-                if averages == 1:
-                    _umul_add(dst, db, opp, bo, strat_o, o + a * wo, wo, avg_o, avg_weight)
-                else:
-                    _umul(dst, db, opp, bo, strat_o, o + a * wo, wo)
+                _utheir_reach(ty if copy else opp, 0 if copy else cb, opp, bo, strat_o, o + a * wo, wo, averages, avg_o,
+                              avg_weight)
                 if copy:
                     _useg(opp, cb, mc, er, ty, 0, m, n_o)
             elif copy:
@@ -458,30 +453,19 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             if averages == 2:
                 continue
             if mine:
-                sb = uint64(o + a * wp)
-                ub = uint64(bw)
-                ucb = uint64(0 if copy else cb)
-                dst = ty if copy else own
-                for x in range(uint64(wp)):
-                    reach = own[ub + x] * strat_p[sb + x]
-                    dst[ucb + x] = reach
-                    avg_p[sb + x] += avg_weight * reach
+                _umul_add(ty if copy else own, 0 if copy else cb, own, bw, strat_p, o + a * wp, wp, avg_p, avg_weight)
                 if copy:
                     _useg(own, cb, mc, er, ty, 0, m, n_p)
             elif copy:
                 _useg(own, cb, mc, er, own, bw, m, n_p)
     for s in range(n_s - 1, -1, -1):
-        k = kind[s]
+        k, m, e0, na, o = _shape_node(sh, s)
         if k >= FOLD:
             continue
-        m = mult[s]
         b = vrow[s] * width
         wp = m * n_p
         wo = m * n_o
-        e0 = first_edge[s]
-        na = n_children[s]
         mine = k == DECISION and player[s] == p
-        o = koff[s]
         # terminal children: their values into tv (block a), from the parent's reach; children
         # with several entries: their values gathered there
         for a in range(na):
@@ -492,23 +476,16 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
                 continue
             r0 = row[c] + edge_row[e0 + a]
             if k == DECISION and not mine:
-                if averages == 1:
-                    _umul_add(ty, 0, opp, po[s], strat_o, o + a * wo, wo, avg_o, avg_weight)
-                else:
-                    _umul(ty, 0, opp, po[s], strat_o, o + a * wo, wo)
-                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, ty, 0, tv, a * wp, n_o,
-                            n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout,
-                            tt)
+                _utheir_reach(ty, 0, opp, po[s], strat_o, o + a * wo, wo, averages, avg_o, avg_weight)
+                _uterminals(r0, m, p, kind[c] == FOLD, sh, ty, 0, tv, a * wp, n_o, n_p, term, scratch)
             else:  # the same reach as the parent's: read in place
-                _uterminals(r0, m, p, kind[c] == FOLD, row_player, row_stake, row_board, opp, po[s], tv, a * wp,
-                            n_o, n_p, evaluator, weight, signed, cards, const, order, start, strength, rowc, cs, rin,
-                            rout, tt)
+                _uterminals(r0, m, p, kind[c] == FOLD, sh, opp, po[s], tv, a * wp, n_o, n_p, term, scratch)
         ub = uint64(b)
         uw = uint64(wp)
         if na == 2 or na == 3:  # one sweep (see _uown_update)
-            g0, q0 = _usource(kind, entries, vrow, edge_child, e0, 0, wp, width, tv, val)
-            g1, q1 = _usource(kind, entries, vrow, edge_child, e0 + 1, 1, wp, width, tv, val)
-            g2, q2 = _usource(kind, entries, vrow, edge_child, e0 + na - 1, na - 1, wp, width, tv, val)
+            g0, q0 = _usource(sh, e0, 0, wp, width, tv, val)
+            g1, q1 = _usource(sh, e0 + 1, 1, wp, width, tv, val)
+            g2, q2 = _usource(sh, e0 + na - 1, na - 1, wp, width, tv, val)
             if not mine:
                 _usum(val, ub, uw, g0, q0, g1, q1, g2, q2, na)
                 continue
@@ -520,7 +497,7 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             continue
         if not mine:
             for a in range(na):
-                src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
+                src, cv = _usource(sh, e0 + a, a, wp, width, tv, val)
                 if a == 0:
                     _ucopy(val, b, src, cv, wp)
                 else:
@@ -530,14 +507,14 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
             val[ub + x] = 0.0
         for a in range(na):
             sb = uint64(o + a * wp)
-            src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
+            src, cv = _usource(sh, e0 + a, a, wp, width, tv, val)
             for x in range(uw):
                 val[ub + x] += strat_p[sb + x] * src[cv + x]
         for x in range(uw):
             den[x] = 0.0
         for a in range(na):
             sb = uint64(o + a * wp)
-            src, cv = _usource(kind, entries, vrow, edge_child, e0 + a, a, wp, width, tv, val)
+            src, cv = _usource(sh, e0 + a, a, wp, width, tv, val)
             _uregret_den(regrets_p, sb, src, cv, val, ub, uw, pre, pos, neg, floor, den)
         _unormalize_from(regrets_p, strat_p, o, na, wp, den)
     out = 0.0
@@ -547,38 +524,32 @@ def shape_update(kind, player, n_children, first_edge, edge_child, edge_row, ent
 
 
 @_pass
-def shape_iteration(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
-                    row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                    rowc, range0, range1, regrets0, regrets1, strat0, strat1, avg0, avg1, avg_weight, pre, pos, neg,
-                    floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt):
+def shape_iteration(sh, term, range0, range1, regrets0, regrets1, strat0, strat1, avg0, avg1, avg_weight, rule, width,
+                    opp, own, val, scratch):
     """One iteration of alternating updates, both players' :func:`shape_update` passes in one call
-    (one crossing from Python instead of two: each costs the unboxing of some fifty arguments):
+    (one crossing from Python instead of two: each costs the unboxing of the arguments):
     player 0's pass grows both players' average sums (``averages`` 1), player 1's then none (2).
     Returns (player 0's value, player 1's value) as the two passes do."""
-    v0 = shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
-                      row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start,
-                      strength, rowc, 0, range0, range1, regrets0, strat0, strat1, avg0, avg_weight, avg1, 1, pre,
-                      pos, neg, floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt)
-    v1 = shape_update(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
-                      row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start,
-                      strength, rowc, 1, range1, range0, regrets1, strat1, strat0, avg1, avg_weight, avg0, 2, pre,
-                      pos, neg, floor, width, opp, own, val, den, cs, rin, rout, ty, tv, at, tt)
+    v0 = shape_update(sh, term, 0, range0, range1, regrets0, strat0, strat1, avg0, avg_weight, avg1, 1, rule, width,
+                      opp, own, val, scratch)
+    v1 = shape_update(sh, term, 1, range1, range0, regrets1, strat1, strat0, avg1, avg_weight, avg0, 2, rule, width,
+                      opp, own, val, scratch)
     return v0, v1
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _nsource(kind, entries, vrow, edge_child, e, a, w, width, tv, v0, v1, e0):
+def _nsource(sh, e, a, w, width, tv, v0, v1, e0):
     """Where edge e's child (action a) has its three NashConv value vectors (v0, v1, e0): tv's
     blocks (a terminal: its e0 is its v1; a child with several entries: gathered there) or the
     child's own rows."""
-    c = edge_child[e]
+    c = sh.edge_child[e]
     t = uint64(3 * a * w)
     uw = uint64(w)
-    if kind[c] >= FOLD:
+    if sh.kind[c] >= FOLD:
         return tv, t, tv, t + uw, tv, t + uw
-    if entries[c] > 1:
+    if sh.entries[c] > 1:
         return tv, t, tv, t + uw, tv, t + uw + uw
-    b = uint64(vrow[c] * width)
+    b = uint64(sh.vrow[c] * width)
     return v0, b, v1, b, e0, b
 
 
@@ -620,9 +591,7 @@ def _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, 
 
 
 @_pass
-def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, entries, mult, row, vrow, koff,
-                    row_board, row_stake, row_player, evaluator, weight, signed, cards, const, order, start, strength,
-                    rowc, range0, range1, strat0, strat1, width, r0, r1, v0, v1, e0, cs, rin, rout, tt, ty, tv, at):
+def shape_nash_conv(sh, term, range0, range1, strat0, strat1, width, r0, r1, v0, v1, e0, scratch):
     """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
     for both players): both players' reach down (``r0``, ``r1``: the strategies ``strat0`` /
     ``strat1``, kernel layout, as :func:`shape_strategy` normalizes them), then up ``v0`` player
@@ -631,6 +600,9 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
     entry whose reach does not change reads its parent's (``at``), and terminals are evaluated at
     their parents, into ``tv`` (three blocks per action: v0, v1 and e0, which at a terminal is v1)
     from the reach built in ``ty``.  Returns (br0, br1, value)."""
+    kind, player, edge_child, edge_row, entries, mult, row, vrow = (sh.kind, sh.player, sh.edge_child, sh.edge_row,
+                                                                    sh.entries, sh.mult, sh.row, sh.vrow)
+    ty, tv, at = scratch.ty, scratch.tv, scratch.at
     n = len(range0)
     n_s = len(kind)
     for i in range(n):
@@ -641,21 +613,15 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
     p0[0] = 0
     p1[0] = 0
     if kind[0] >= FOLD:  # a game that ends at once
-        _uterminals(0, 1, 1, kind[0] == FOLD, row_player, row_stake, row_board, r0, 0, v0, 0, n, n, evaluator, weight,
-                    signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
-        _uterminals(0, 1, 0, kind[0] == FOLD, row_player, row_stake, row_board, r1, 0, v1, 0, n, n, evaluator, weight,
-                    signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+        _uterminals(0, 1, 1, kind[0] == FOLD, sh, r0, 0, v0, 0, n, n, term, scratch)
+        _uterminals(0, 1, 0, kind[0] == FOLD, sh, r1, 0, v1, 0, n, n, term, scratch)
         _ucopy(e0, 0, v1, 0, n)
     for s in range(n_s):
-        k = kind[s]
+        k, m, f0, na, o = _shape_node(sh, s)
         if k >= FOLD:
             continue
-        m = mult[s]
-        f0 = first_edge[s]
-        na = n_children[s]
         w = m * n
         q = player[s] if k == DECISION else -1
-        o = koff[s]
         strat = strat0 if q == 0 else strat1
         for a in range(na):
             c = edge_child[f0 + a]
@@ -682,16 +648,12 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
                 else:
                     pp[c] = b
     for s in range(n_s - 1, -1, -1):
-        k = kind[s]
+        k, m, f0, na, o = _shape_node(sh, s)
         if k >= FOLD:
             continue
-        m = mult[s]
-        f0 = first_edge[s]
-        na = n_children[s]
         w = m * n
         b = vrow[s] * width
         q = player[s] if k == DECISION else -1
-        o = koff[s]
         # the children's three value blocks: terminals evaluated, several entries gathered, into tv
         for a in range(na):
             c = edge_child[f0 + a]
@@ -707,30 +669,26 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             fold = kind[c] == FOLD
             if q == 0:  # r0 changes on the way to the child
                 _umul(ty, 0, r0, p0[s], strat0, o + a * w, w)
-                _uterminals(r_0, m, 1, fold, row_player, row_stake, row_board, ty, 0, tv, t, n, n, evaluator,
-                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+                _uterminals(r_0, m, 1, fold, sh, ty, 0, tv, t, n, n, term, scratch)
             else:
-                _uterminals(r_0, m, 1, fold, row_player, row_stake, row_board, r0, p0[s], tv, t, n, n, evaluator,
-                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+                _uterminals(r_0, m, 1, fold, sh, r0, p0[s], tv, t, n, n, term, scratch)
             if q == 1:
                 _umul(ty, 0, r1, p1[s], strat1, o + a * w, w)
-                _uterminals(r_0, m, 0, fold, row_player, row_stake, row_board, ty, 0, tv, t + w, n, n, evaluator,
-                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+                _uterminals(r_0, m, 0, fold, sh, ty, 0, tv, t + w, n, n, term, scratch)
             else:
-                _uterminals(r_0, m, 0, fold, row_player, row_stake, row_board, r1, p1[s], tv, t + w, n, n, evaluator,
-                            weight, signed, cards, const, order, start, strength, rowc, cs, rin, rout, tt)
+                _uterminals(r_0, m, 0, fold, sh, r1, p1[s], tv, t + w, n, n, term, scratch)
         ub = uint64(b)
         uw = uint64(w)
         if na == 2 or na == 3:  # one sweep (see _unash_up)
-            a0, x0, b0, y0, c0, z0 = _nsource(kind, entries, vrow, edge_child, f0, 0, w, width, tv, v0, v1, e0)
-            a1, x1, b1, y1, c1, z1 = _nsource(kind, entries, vrow, edge_child, f0 + 1, 1, w, width, tv, v0, v1, e0)
-            a2, x2, b2, y2, c2, z2 = _nsource(kind, entries, vrow, edge_child, f0 + na - 1, na - 1, w, width, tv, v0,
+            a0, x0, b0, y0, c0, z0 = _nsource(sh, f0, 0, w, width, tv, v0, v1, e0)
+            a1, x1, b1, y1, c1, z1 = _nsource(sh, f0 + 1, 1, w, width, tv, v0, v1, e0)
+            a2, x2, b2, y2, c2, z2 = _nsource(sh, f0 + na - 1, na - 1, w, width, tv, v0,
                                               v1, e0)
             _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, y0, b1, y1, b2, y2, c0, z0, c1,
                       z1, c2, z2)
             continue
         for a in range(na):
-            src, c0, s1, c1, se, ce = _nsource(kind, entries, vrow, edge_child, f0 + a, a, w, width, tv, v0, v1, e0)
+            src, c0, s1, c1, se, ce = _nsource(sh, f0 + a, a, w, width, tv, v0, v1, e0)
             if a == 0:
                 _ucopy(v0, b, src, c0, w)
                 _ucopy(v1, b, s1, c1, w)
@@ -752,7 +710,7 @@ def shape_nash_conv(kind, player, n_children, first_edge, edge_child, edge_row, 
             for x in range(uw):
                 e0[ub + x] = 0.0
             for a in range(na):
-                _, _, _, _, se, ce = _nsource(kind, entries, vrow, edge_child, f0 + a, a, w, width, tv, v0, v1, e0)
+                _, _, _, _, se, ce = _nsource(sh, f0 + a, a, w, width, tv, v0, v1, e0)
                 sb = uint64(o + a * w)
                 for x in range(uw):
                     e0[ub + x] += strat0[sb + x] * se[ce + x]

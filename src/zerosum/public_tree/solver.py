@@ -1,27 +1,30 @@
-"""CFR-family solvers on the public tree, with the variant rules of :mod:`zerosum.solvers`.
+"""CFR-family solvers on the public tree, running the variant objects of :mod:`zerosum.solvers.rules`.
 
-A public-tree solver is the history-tree variant class (CFR+, LCFR, DCFR, ...) with the driver
-below mixed in underneath it: the variant keeps its own :meth:`regret_rule` and
-:meth:`average_weight` (one copy of each rule, used by both forms); the driver replaces the
-arrays and the pass.  Per player, ``regrets[p]`` and ``average[p]`` are flat arrays of
-[decision node x action x hand] (see :mod:`zerosum.public_tree.form`); the current strategy is
-regret matching on ``regrets`` and is never stored.  Updates alternate (player 0, then player 1
-against player 0's new strategy), as on the history tree.
+:class:`PublicTreeSolver` takes a tree (or a game that has one), a variant (``CFRPlus()``,
+``DCFR(alpha=2.0)``, ...; one copy of each rule, shared with the history tree's
+:class:`zerosum.solvers.cfr.CFRSolver`) and the dtype of its sums.  Per player, ``regrets[p]`` and
+``average[p]`` are flat arrays of [decision node x action x hand] (see
+:mod:`zerosum.public_tree.form`), in the shape-tree pass's own layout where it runs (see
+:meth:`PublicTreeSolver.in_form_layout`).  The current strategy is regret matching on ``regrets``:
+stored by the shape-tree pass, never stored by the per-node one; a predictive variant (PCFR+,
+PDCFR+) stores its strategies and rebuilds them inside the depth-first pass.  Updates alternate
+(player 0, then player 1 against player 0's new strategy), as on the history tree.
+:class:`PublicChanceSampling` (PCS-MCCFR) adds the sampling of public chance.
+
+:func:`public_solver` and :func:`public_solver_class` take a variant's name, as ``zerosum solve -a``
+does; the class they give takes the game and that variant's parameters as keywords.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 
 import numpy as np
 
 from ..errors import ZerosumError
-from ..solvers.base import check_state
-from ..solvers.cfr import CFRPlusSolver, CFRSolver
-from ..solvers.dcfr import DCFRSolver, check_params, save_params
-from ..solvers.lcfr import LCFRSolver
-from ..solvers.pcfr import PREDICTIONS, PCFRPlusSolver, PredictiveMixin
-from ..solvers.pdcfr_plus import PDCFRPlusSolver
+from ..solvers.base import IterativeSolver, check_state
+from ..solvers.rules import CFR, DCFR, LCFR, CFRPlus, PCFRPlus, PDCFRPlus, Variant, check_variant
 from . import kernels
 from .form import PublicTree
 from .passes import ShapeWorkspace, Workspace, nash_conv_public, per_node_fits
@@ -38,18 +41,67 @@ def as_public_tree(game) -> PublicTree:
     return public_tree(game)
 
 
-class PublicTreeCFR(CFRSolver):
-    """Vanilla CFR on the public tree; the base of every public-tree variant."""
+def check_dtype(dtype) -> str:
+    """The dtype of a public-tree solver's sums, or a one-line refusal."""
+    if dtype not in DTYPES:
+        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
+    return str(dtype)
 
-    name = "cfr"
+
+# --- the state file, shared by the single-process solver and the split one ----------------------------
+def public_state(solver, regrets, average) -> dict:
+    """A public-tree run's state: counters, the whole tree's sums in the form's layout and the
+    variant's parameters (either form of the run, one process or split over Ray, resumes it)."""
+    state = {"solver": np.array(solver.name), "game": np.array(solver.tree.game_id), "form": np.array(solver.form),
+             "dtype": np.array(solver.dtype), "iteration": np.array(solver.iteration),
+             "nodes_touched": np.array(solver.nodes_touched), "alternating": np.array(True)}
+    for p in (0, 1):
+        state[f"regrets{p}"] = regrets[p]
+        state[f"average{p}"] = average[p]
+    return solver.variant.save(state)
+
+
+def check_public_state(solver, state: dict) -> None:
+    """Refuse a state saved by another solver, for another game, form or dtype."""
+    check_state(state, solver.name, solver.tree.game_id)
+    if str(state.get("form", "history-tree")) != solver.form:
+        raise ZerosumError(f"the saved state is for the {state.get('form', 'history-tree')} form, not {solver.form}")
+    if str(state.get("dtype")) != solver.dtype:
+        raise ZerosumError(f"the saved state holds {state.get('dtype')}, not {solver.dtype}; "
+                           f"pass --option dtype={state.get('dtype')}")
+
+
+def load_sums(state: dict, regrets, average, shapes=None) -> None:
+    """Copy the saved sums (the form's layout) into ``regrets`` and ``average`` (the layout of
+    ``shapes``, the shape-tree pass's, where given)."""
+    for p in (0, 1):
+        for key, arrs in (("regrets", regrets), ("average", average)):
+            saved = np.asarray(state[f"{key}{p}"])
+            if saved.shape != arrs[p].shape:
+                raise ZerosumError(f"the saved state's {key} do not match this game's public tree")
+            arrs[p][:] = saved if shapes is None else shapes.to_kernel(p, saved)
+
+
+class PublicTreeSolver(IterativeSolver):
+    """A CFR variant (``variant``, an object of :mod:`zerosum.solvers.rules`; vanilla CFR by
+    default) on the public tree of ``game``, its sums in ``dtype`` (float64 or float32).
+
+    The pass: the shape-tree pass (identical subtrees below a chance node walked once, both
+    players' passes in one call, strategies stored) where its per-node vectors fit and
+    ``shape_pass`` is set; the per-node pass where only that fits; the depth-first pass otherwise,
+    and always for a predictive variant (it carries the prediction: the strategies are stored and
+    rebuilt by predictive regret matching+ inside it, with the variant's regret rule, average
+    weight and ``prediction_scale(t)``)."""
+
     form = "public-tree"
-    dtype = "float64"
     #: the shape-tree pass (arrays in its kernel layout, strategies stored) where per-node vectors fit
     shape_pass = True
 
-    def __init__(self, game, alternating: bool = True):
+    def __init__(self, game, variant: Variant | None = None, dtype: str = "float64", alternating: bool = True):
         if not alternating:
             raise ZerosumError("the public tree runs alternating updates only")
+        self.variant = CFR() if variant is None else check_variant(variant)
+        self.dtype = check_dtype(dtype)
         self.alternating = True
         self.tree = as_public_tree(game)
         self.game = self.tree
@@ -60,7 +112,10 @@ class PublicTreeCFR(CFRSolver):
         self.regrets = [np.zeros(n, dtype=dt) for n in ia]
         self.average = [np.zeros(n, dtype=dt) for n in ia]
         self.shapes = None
-        if self.shape_pass and per_node_fits(self.tree, dt):
+        if self.variant.predictive:  # the depth-first pass carries the prediction
+            self.workspace = Workspace(self.tree, dt)
+            self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
+        elif self.shape_pass and per_node_fits(self.tree, dt):
             self.workspace = ShapeWorkspace(self.tree, dt)
             self.shapes = self.workspace.shapes
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
@@ -68,22 +123,30 @@ class PublicTreeCFR(CFRSolver):
             self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt))
         self._eval_workspace = None
 
-    # the history tree's per-sequence attributes do not exist here
-    strategy = plan = average_plan = trees = None
+    @property
+    def name(self) -> str:
+        """The variant's name (``zerosum solve -a NAME``), what a saved state is checked against."""
+        return self.variant.name
 
     def iterate(self, n: int = 1) -> None:
-        ws = self.workspace
+        ws, v = self.workspace, self.variant
         for _ in range(n):
             self.iteration += 1
-            self.begin_iteration()
-            w = self.average_weight()
-            if self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
-                ws.iteration(self.regrets, self.stored, self.average, w, self.regret_rule())
+            t = self.iteration
+            w, rule = v.average_weight(t), v.regret_rule(t)
+            if v.predictive:
+                predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
+                for p in (0, 1):
+                    ws.walk(p, self.strategy[p], self.strategy[1 - p], kernels.UPDATE, self.average[p], w, rule,
+                            regrets_p=self.regrets[p], predict=predict, pscale=pscale)
+                    self.nodes_touched += ws.visited
+            elif self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
+                ws.iteration(self.regrets, self.stored, self.average, w, rule)
                 self.nodes_touched += 2 * ws.visited
-                continue
-            for p in (0, 1):
-                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, self.regret_rule())
-                self.nodes_touched += ws.visited
+            else:
+                for p in (0, 1):
+                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
+                    self.nodes_touched += ws.visited
 
     def in_form_layout(self, arrays) -> list:
         """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
@@ -107,8 +170,9 @@ class PublicTreeCFR(CFRSolver):
         return self.average
 
     def current_source(self):
-        """What the current strategy is read from (regrets: regret matching)."""
-        return self.regrets
+        """What the current strategy is read from: regrets (regret matching), or a predictive
+        variant's stored strategies."""
+        return self.strategy if self.variant.predictive else self.regrets
 
     def checkpoint(self) -> dict:
         avg = self._evaluate(self.average_source())
@@ -135,35 +199,26 @@ class PublicTreeCFR(CFRSolver):
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
-        state = {"solver": np.array(self.name), "game": np.array(self.tree.game_id), "form": np.array(self.form),
-                 "dtype": np.array(self.dtype), "iteration": np.array(self.iteration),
-                 "nodes_touched": np.array(self.nodes_touched), "alternating": np.array(True)}
-        regrets, average = self.in_form_layout(self.regrets), self.in_form_layout(self.average)
-        for p in (0, 1):
-            state[f"regrets{p}"] = regrets[p]
-            state[f"average{p}"] = average[p]
+        state = public_state(self, self.in_form_layout(self.regrets), self.in_form_layout(self.average))
+        if self.variant.predictive:
+            for p in (0, 1):
+                state[f"strategy{p}"] = self.strategy[p]
         return state
 
     def load_state_dict(self, state: dict) -> None:
-        check_state(state, self.name, self.tree.game_id)
-        if str(state.get("form", "history-tree")) != self.form:
-            raise ZerosumError(f"the saved state is for the {state.get('form', 'history-tree')} form, not {self.form}")
-        if str(state.get("dtype")) != self.dtype:
-            raise ZerosumError(f"the saved state holds {state.get('dtype')}, not {self.dtype}; "
-                               f"pass --option dtype={state.get('dtype')}")
-        for p in (0, 1):
-            for key, arrs in (("regrets", self.regrets), ("average", self.average)):
-                saved = np.asarray(state[f"{key}{p}"])
-                if saved.shape != arrs[p].shape:
-                    raise ZerosumError(f"the saved state's {key} do not match this game's public tree")
-                arrs[p][:] = saved if self.shapes is None else self.shapes.to_kernel(p, saved)
+        check_public_state(self, state)
+        load_sums(state, self.regrets, self.average, self.shapes)
         if self.shapes is not None:
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
         self.iteration = int(state["iteration"])
         self.nodes_touched = int(state["nodes_touched"])
+        self.variant.check(state)
+        if self.variant.predictive:
+            for p in (0, 1):
+                self.strategy[p][:] = np.asarray(state[f"strategy{p}"])
 
 
-class PublicChanceSampling(PublicTreeCFR):
+class PublicChanceSampling(PublicTreeSolver):
     """PCS-MCCFR (Johanson, Bard, Lanctot, Gibson and Bowling 2012, "Efficient Nash Equilibrium
     Approximation through Monte Carlo Counterfactual Regret Minimization", AAMAS): each iteration
     draws one card at every public chance node and walks only that public subtree, keeping the hand
@@ -174,29 +229,23 @@ class PublicChanceSampling(PublicTreeCFR):
     name = "pcs-mccfr"
     shape_pass = False  # samples one public subtree per chance node: the per-node pass
 
-    def __init__(self, game, seed: int | None = 0):
-        super().__init__(game)
+    def __init__(self, game, seed: int | None = 0, dtype: str = "float64"):
+        super().__init__(game, CFRPlus(), dtype)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._chance = np.flatnonzero(self.tree.kind == 1)
         self._sample = np.zeros(self.tree.n_nodes, dtype=np.int64)
 
-    def regret_rule(self):
-        return CFRPlusSolver.regret_rule(self)
-
-    def average_weight(self) -> float:
-        return float(self.iteration)
-
     def iterate(self, n: int = 1) -> None:
-        ws = self.workspace
+        ws, v = self.workspace, self.variant
         for _ in range(n):
             self.iteration += 1
-            w = self.average_weight()
+            w, rule = v.average_weight(self.iteration), v.regret_rule(self.iteration)
             counts = self.tree.n_children[self._chance]
             self._sample[self._chance] = (self.rng.random(len(counts)) * counts).astype(np.int64)
             for p in (0, 1):
-                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w,
-                        self.regret_rule(), sample=self._sample)
+                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule,
+                        sample=self._sample)
                 self.nodes_touched += ws.visited
 
     def state_dict(self) -> dict:
@@ -212,73 +261,54 @@ class PublicChanceSampling(PublicTreeCFR):
         self.rng.bit_generator.state = json.loads(str(state["rng"]))
 
 
-class PublicPredictive:
-    """Put before PCFR+ / PDCFR+ (and the public driver): the strategies are stored and rebuilt by
-    predictive regret matching+ inside the pass (the kernel's ``predict``), with the variant's own
-    regret rule, average weight and ``prediction_scale()``."""
+def with_variant(driver: type, variant_class: type, prefix: str, **fixed) -> type:
+    """``driver`` (:class:`PublicTreeSolver`, :class:`zerosum.public_tree.split.SplitDriver`) with
+    the variant ``variant_class`` and the keywords ``fixed`` (``dtype``, ...) bound: a class
+    called with the game and the variant's own parameters as keywords, whose ``__init__``
+    signature lists them (what the CLI checks ``--option KEY=VALUE`` against)."""
 
-    shape_pass = False  # the depth-first pass carries the prediction
+    class Bound(driver):
+        name = variant_class.name
 
-    def _init_prediction(self, prediction: str) -> None:
-        if prediction not in PREDICTIONS:
-            raise ZerosumError(f"{self.name}: prediction must be one of {', '.join(PREDICTIONS)}, got {prediction!r}")
-        self.prediction = prediction
-        self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
-        if self.workspace.per_node:
-            self.workspace = Workspace(self.tree, self.workspace.dtype)
+        def __init__(self, game, alternating: bool = True, **params):
+            super().__init__(game, variant_class(**params), alternating=alternating, **fixed)
 
-    def current_source(self):
-        return self.strategy
-
-    def iterate(self, n: int = 1) -> None:
-        ws = self.workspace
-        predict = 1 if self.prediction == "tree" else 2
-        for _ in range(n):
-            self.iteration += 1
-            self.begin_iteration()
-            w = self.average_weight()
-            for p in (0, 1):
-                ws.walk(p, self.strategy[p], self.strategy[1 - p], kernels.UPDATE, self.average[p], w,
-                        self.regret_rule(), regrets_p=self.regrets[p], predict=predict, pscale=self.prediction_scale())
-                self.nodes_touched += ws.visited
-
-    def _save_prediction(self, state: dict, names) -> dict:
-        for p in (0, 1):
-            state[f"strategy{p}"] = self.strategy[p]
-        state["param_prediction"] = np.array(self.prediction)
-        return save_params(self, state, names)
-
-    def _load_prediction(self, state: dict, names) -> None:
-        check_params(self, state, names)
-        if str(state.get("param_prediction")) != self.prediction:
-            raise ZerosumError(f"the saved run used prediction={state.get('param_prediction')}, not {self.prediction}")
-        for p in (0, 1):
-            self.strategy[p][:] = np.asarray(state[f"strategy{p}"])
+    own = list(inspect.signature(Bound.__init__).parameters.values())[:3]  # self, game, alternating
+    takes = [] if variant_class.__init__ is object.__init__ else \
+        list(inspect.signature(variant_class.__init__).parameters.values())[1:]
+    Bound.__init__.__signature__ = inspect.Signature(own + takes)
+    Bound.__name__ = Bound.__qualname__ = prefix + variant_class.__name__
+    Bound.dtype = fixed.get("dtype", "float64")
+    return Bound
 
 
-#: variants available on the public tree
-VARIANTS = {"cfr": None, "cfr+": CFRPlusSolver, "lcfr": LCFRSolver, "dcfr": DCFRSolver,
-            "pcfr+": PCFRPlusSolver, "pdcfr+": PDCFRPlusSolver, "pcs-mccfr": PublicChanceSampling}
+def _sampling_class(dtype: str) -> type:
+    class PublicTreePCS(PublicChanceSampling):
+        def __init__(self, game, seed: int | None = 0):
+            super().__init__(game, seed=seed, dtype=dtype)
+
+    PublicTreePCS.dtype = dtype
+    return PublicTreePCS
+
+
+#: what runs on the public tree: each CFR variant's rules class, and PCS-MCCFR's solver class
+VARIANTS = {"cfr": CFR, "cfr+": CFRPlus, "lcfr": LCFR, "dcfr": DCFR, "pcfr+": PCFRPlus, "pdcfr+": PDCFRPlus,
+            "pcs-mccfr": PublicChanceSampling}
 _CLASSES: dict = {}
 
 
 def public_solver_class(name: str, dtype: str = "float64"):
-    """The public-tree class of variant ``name``: (variant, driver) so the variant's rules win."""
+    """The public-tree class of variant ``name`` with sums in ``dtype``: called with the game and
+    the variant's parameters as keywords (``public_solver_class("dcfr")(tree, alpha=2.0)``); it
+    has the ``name``, ``form`` and ``dtype`` of its runs."""
     if name not in VARIANTS:
         raise ZerosumError(f"{name} does not run on the public tree; use one of {', '.join(VARIANTS)} "
                            f"or --form history-tree")
-    if dtype not in DTYPES:
-        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
+    check_dtype(dtype)
     key = (name, dtype)
     if key not in _CLASSES:
-        variant = VARIANTS[name]
-        if variant is PublicChanceSampling:
-            bases = (PublicChanceSampling,)
-        elif variant is not None and issubclass(variant, PredictiveMixin):
-            bases = (PublicPredictive, variant, PublicTreeCFR)
-        else:
-            bases = (PublicTreeCFR,) if variant is None else (variant, PublicTreeCFR)
-        _CLASSES[key] = type(f"PublicTree{'' if variant is None else variant.__name__}", bases, {"dtype": dtype})
+        _CLASSES[key] = _sampling_class(dtype) if name == "pcs-mccfr" else \
+            with_variant(PublicTreeSolver, VARIANTS[name], "PublicTree", dtype=dtype)
     return _CLASSES[key]
 
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .arrays import TerminalArrays
+
 DENSE, SWEEP, RANKS = 0, 1, 2
 
 
@@ -37,10 +39,10 @@ class DenseTerminals:
     def nbytes(self) -> int:
         return self.weight.nbytes + self.signed.nbytes
 
-    def kernel_args(self):
+    def kernel_args(self) -> TerminalArrays:
         e2 = np.zeros((0, 2), dtype=np.int64)
         e1 = np.zeros(0, dtype=np.int64)
-        return (DENSE, self.weight, self.signed, e2, np.zeros(0), e1, e1, e1)
+        return TerminalArrays(DENSE, self.weight, self.signed, e2, np.zeros(0), e1, e1, e1)
 
 
 @dataclass(frozen=True)
@@ -56,9 +58,9 @@ class SweepTerminals:
     def nbytes(self) -> int:
         return sum(a.nbytes for a in (self.cards, self.const, self.order, self.start, self.strength))
 
-    def kernel_args(self):
+    def kernel_args(self) -> TerminalArrays:
         e3 = np.zeros((0, 0, 0))
-        return (SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength)
+        return TerminalArrays(SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength)
 
     def dense(self, n_boards: int | None = None) -> DenseTerminals:
         """The same terminals as dense matrices (for tests; O(n^2) memory per board)."""
@@ -93,7 +95,7 @@ class RankTerminals:
     def nbytes(self) -> int:
         return self.const.nbytes + self.board_rank.nbytes + self.order.nbytes
 
-    def kernel_args(self):
+    def kernel_args(self) -> TerminalArrays:
         e3 = np.zeros((0, 0, 0))
         meta = np.array([self.copies, 0], dtype=np.int64)
-        return (RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel(), self.board_rank, meta)
+        return TerminalArrays(RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel(), self.board_rank, meta)

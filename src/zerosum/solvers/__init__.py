@@ -17,8 +17,16 @@ Where things live:
 * :mod:`.regret_matching` -- regret matching on a payoff matrix;
 * :mod:`.nodes` -- the "nodes touched" counter every solver reports;
 * :mod:`.base` -- input checks and the checkpointed run loop;
-* Deep CFR, Single Deep CFR and NFSP (``deep-cfr``, ``sd-cfr``, ``nfsp``) live in
-  :mod:`zerosum.deep` and need the ``deep`` extra.
+* :mod:`.deep_cfr` -- Deep CFR and Single Deep CFR; :mod:`.nfsp` -- Neural Fictitious Self-Play
+  (``deep-cfr``, ``sd-cfr``, ``nfsp``: they need the ``deep`` extra; their networks, training and
+  exact tabulation come from :mod:`zerosum.deep`).
+
+The CFR variants on the public tree (hold'em, the poker family) are :mod:`zerosum.public_tree.solver`,
+with the same regret rules.
+
+May import: numpy, scipy, numba, :mod:`zerosum.core`, :mod:`zerosum.learning` (PSRO's learned
+oracles), :mod:`zerosum.deep` (networks), :mod:`zerosum.distributed` (Ray, PSRO's parallel oracle
+calls), :mod:`zerosum.errors`.  Never the public tree, an experiment or the command line.
 
 Example::
 
@@ -28,16 +36,16 @@ Example::
     solver.run(1000, checkpoints=[100])[-1]["nash_conv_average"]
 """
 
-from ..deep.deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
-from ..deep.nfsp import NFSPSolver
 from .base import check_iterations
 from .cfr import CFRPlusSolver, CFRSolver
 from .dcfr import DCFRSolver
+from .deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
 from .dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent, MovingMagnet
 from .lcfr import LCFRSolver
 from .lp import LPSolver
 from .mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
 from .mmd import MMDSolver, ProximalMagnet
+from .nfsp import NFSPSolver
 from .pcfr import PCFRPlusSolver
 from .pdcfr_plus import PDCFRPlusSolver
 from .psro import PSROSolver

@@ -3,8 +3,12 @@
 One driver, :class:`CFRSolver`, runs every full-width CFR variant.  An iteration is, per player:
 the values collected under each sequence from the opponent's realization plan (one sparse
 product), every counterfactual value in one upward pass over the treeplex, the instantaneous
-regrets ``cfv(I, a) - v(I)``, and an update.  Variants change only the small rules below
-(:meth:`CFRSolver.accumulate_regrets`, :meth:`CFRSolver.average_weight`, ...), never the pass.
+regrets ``cfv(I, a) - v(I)``, and an update.  What differs between variants is a variant object
+of :mod:`zerosum.solvers.rules` the driver takes (its regret rule, average weight and, for the
+predictive ones, prediction), never the pass: ``CFRSolver(game, variant=DCFR(alpha=2.0))`` runs
+the same as ``DCFRSolver(game, alpha=2.0)``; the named classes (``CFRPlusSolver`` here,
+``LCFRSolver``, ``DCFRSolver``, ``PCFRPlusSolver``, ``PDCFRPlusSolver`` in their modules) only
+build their variant.
 
 Conventions (Lab 15 Part 1 and OpenSpiel's ``CFRSolver``):
 
@@ -13,16 +17,17 @@ Conventions (Lab 15 Part 1 and OpenSpiel's ``CFRSolver``):
 * the average strategy accumulates the player's own realization plan, i.e. each information set
   weighted by the player's own reach once, not once per history;
 * iteration t has weight 1 (CFR) or t (CFR+, linear averaging) in the average.
+
+(``RegretRule``, ``regret_update`` and ``apply_regret_rule`` live in :mod:`.rules`; they are
+importable from here too.)
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
+from ..core.compile import Treeplex
 from ..core.evaluation import nash_conv_of_plans
 from ..core.policy import TabularPolicy, as_compiled
 from ..core.sequence_form import (
@@ -32,62 +37,71 @@ from ..core.sequence_form import (
     realization_plan,
     regret_matching,
 )
+from ..errors import ZerosumError
 from .base import IterativeSolver, check_state
 from .nodes import node_counter
-
-
-class RegretRule(NamedTuple):
-    """How a variant turns the cumulative regrets R and this pass's instantaneous regrets r into
-    the new R, in four numbers: ``R <- pre * R + r``, then ``R *= pos`` where R >= 0 and
-    ``R *= neg`` where R < 0, then ``R <- max(R, 0)`` if ``floor``.  Every CFR variant here is one
-    setting (CFR: 1, 1, 1, no floor; CFR+: floor; LCFR: pos = neg = t / (t + 1); DCFR: pos and neg
-    by sign; PDCFR+: pre = d(t - 1), floor), and both compiled forms (history tree, public tree)
-    apply it with the same :func:`regret_update`."""
-
-    pre: float = 1.0
-    pos: float = 1.0
-    neg: float = 1.0
-    floor: bool = False
-
-
-@njit(cache=True, inline="always")
-def regret_update(r, instant, pre, pos, neg, floor):
-    """One cumulative regret after one pass under a :class:`RegretRule` (scalar, for the kernels)."""
-    if pre != 1.0:
-        r = r * pre
-    r = r + instant
-    if r >= 0.0:
-        if pos != 1.0:
-            r = r * pos
-    elif neg != 1.0:
-        r = r * neg
-    if floor and r < 0.0:
-        r = 0.0
-    return r
+from .rules import (
+    CFR,
+    CFRPlus,
+    RegretRule,
+    Variant,
+    apply_regret_rule,
+    check_variant,
+    regret_update,  # noqa: F401 (its old home: importable from here too)
+)
 
 
 @njit(cache=True)
-def _apply_regret_rule(regrets, instant, pre, pos, neg, floor):
-    for k in range(len(regrets)):
-        regrets[k] = regret_update(regrets[k], instant[k], pre, pos, neg, floor)
+def _predictive(infoset_parent, infoset_first, infoset_size, regrets, cfv, pi, new):
+    """Deepest information sets first (they have the largest numbers): each one's strategy is
+    fixed before its value is added to its parent sequence, which lies in a shallower one."""
+    new[0] = 1.0
+    for i in range(len(infoset_first) - 1, -1, -1):
+        f, n = infoset_first[i], infoset_size[i]
+        baseline = 0.0
+        for s in range(f, f + n):
+            baseline += pi[s] * cfv[s]
+        total = 0.0
+        for s in range(f, f + n):
+            new[s] = max(regrets[s] + cfv[s] - baseline, 0.0)
+            total += new[s]
+        value = 0.0
+        for s in range(f, f + n):
+            new[s] = new[s] / total if total > 0.0 else 1.0 / n
+            value += new[s] * cfv[s]
+        cfv[infoset_parent[i]] += value
 
 
-def apply_regret_rule(regrets: np.ndarray, instant: np.ndarray, rule: RegretRule) -> None:
-    """Update ``regrets`` in place from ``instant`` under ``rule``."""
-    _apply_regret_rule(regrets, np.ascontiguousarray(instant, dtype=regrets.dtype), float(rule.pre),
-                       float(rule.pos), float(rule.neg), bool(rule.floor))
+def predictive_strategy(tree: Treeplex, regrets: np.ndarray, g: np.ndarray, pi: np.ndarray) -> np.ndarray:
+    """Next strategy of predictive regret matching+ on a treeplex, bottom-up (PCFR+ and PDCFR+,
+    :class:`zerosum.solvers.rules.Predictive` with ``prediction="tree"``).
+
+    ``regrets``: cumulative (possibly discounted) regrets; ``g``: the predicted values collected
+    under each sequence; ``pi``: the strategy just played (for the baseline <m, pi>).  At each
+    information set: predicted cfv m (children valued under their new strategies), predicted
+    regret m - <m, pi>, new strategy proportional to [regrets + predicted regret]^+.
+    """
+    new = np.empty(len(pi))
+    _predictive(tree.infoset_parent, tree.infoset_first, tree.infoset_size,
+                np.ascontiguousarray(regrets, dtype=np.float64), np.array(g, dtype=np.float64),
+                np.ascontiguousarray(pi, dtype=np.float64), new)
+    return new
 
 
 class CFRSolver(IterativeSolver):
-    """Vanilla CFR (Zinkevich et al. 2007).
+    """Vanilla CFR (Zinkevich et al. 2007), or the CFR variant ``variant`` (an object of
+    :mod:`zerosum.solvers.rules`: ``CFRPlus()``, ``DCFR(alpha=2.0)``, ...).
 
     ``alternating=False`` gives simultaneous updates, as in the Kuhn notebook: both players'
-    regrets come from the same profile.
+    regrets come from the same profile.  A predictive variant (PCFR+, PDCFR+) also keeps the last
+    values and instantaneous regrets and builds the next strategy from them.
     """
 
     name = "cfr"
 
-    def __init__(self, game, alternating: bool = True):
+    def __init__(self, game, alternating: bool = True, variant: Variant | None = None):
+        self.variant = CFR() if variant is None else check_variant(variant)
+        self.name = self.variant.name
         self.game = as_compiled(game)
         self.alternating = alternating
         self.trees = self.game.treeplexes
@@ -97,25 +111,24 @@ class CFRSolver(IterativeSolver):
         self.average_plan = [np.zeros(t.n_sequences) for t in self.trees]
         self.strategy = [t.uniform() for t in self.trees]
         self.plan = [realization_plan(t, pi) for t, pi in zip(self.trees, self.strategy)]
+        if self.variant.predictive:  # the last values (the prediction) and instantaneous regrets
+            self.last_values = [np.zeros(t.n_sequences) for t in self.trees]
+            self.last_regrets = [np.zeros(t.n_sequences) for t in self.trees]
 
-    # --- the rules a variant may change -------------------------------------------------------
-    def regret_rule(self) -> RegretRule:
-        """R <- R + r (CFR).  Variants return their own numbers for ``self.iteration``."""
-        return RegretRule()
-
-    def accumulate_regrets(self, player: int, instant: np.ndarray) -> None:
-        apply_regret_rule(self.regrets[player], instant, self.regret_rule())
-
+    # --- the variant's rules at work ----------------------------------------------------------
     def current_strategy(self, player: int) -> np.ndarray:
-        """Regret matching on the cumulative regrets."""
-        return regret_matching(self.trees[player], self.regrets[player])
-
-    def average_weight(self) -> float:
-        """Weight of this iteration's strategy in the average."""
-        return 1.0
-
-    def begin_iteration(self) -> None:
-        """Hook for variants that discount before an iteration."""
+        """Regret matching on the cumulative regrets; predictive regret matching+ on
+        ``prediction_scale(t) * regrets`` for a predictive variant."""
+        tree, regrets = self.trees[player], self.regrets[player]
+        v = self.variant
+        if not v.predictive:
+            return regret_matching(tree, regrets)
+        scale = v.prediction_scale(self.iteration)
+        if scale != 1.0:
+            regrets = scale * regrets
+        if v.prediction == "tree":
+            return predictive_strategy(tree, regrets, self.last_values[player], self.strategy[player])
+        return regret_matching(tree, regrets + self.last_regrets[player])
 
     # --- the pass ------------------------------------------------------------------------------
     def _instant_regrets(self, player: int, g: np.ndarray) -> np.ndarray:
@@ -125,10 +138,13 @@ class CFRSolver(IterativeSolver):
         cfv[0] = 0.0
         return cfv
 
-    def _update(self, player: int, g: np.ndarray, weight: float) -> None:
+    def _update(self, player: int, g: np.ndarray, weight: float, rule: RegretRule) -> None:
         instant = self._instant_regrets(player, g)
+        if self.variant.predictive:
+            self.last_values[player] = g
+            self.last_regrets[player] = instant
         self.average_plan[player] += weight * self.plan[player]
-        self.accumulate_regrets(player, instant)
+        apply_regret_rule(self.regrets[player], instant, rule)
         self.strategy[player] = self.current_strategy(player)
         self.plan[player] = realization_plan(self.trees[player], self.strategy[player])
 
@@ -136,22 +152,23 @@ class CFRSolver(IterativeSolver):
         """Run n iterations."""
         for _ in range(n):
             self.iteration += 1
-            self.begin_iteration()
-            w = self.average_weight()
+            w = self.variant.average_weight(self.iteration)
+            rule = self.variant.regret_rule(self.iteration)
             nodes = node_counter(self.game)  # nodes touched: see solvers/nodes.py
             if self.alternating:
                 for p in (0, 1):
                     self.nodes_touched += nodes.full_width_pass(p, self.plan[1 - p])
-                    self._update(p, collected_values(self.game, p, self.plan[1 - p]), w)
+                    self._update(p, collected_values(self.game, p, self.plan[1 - p]), w, rule)
             else:
                 gs = [collected_values(self.game, p, self.plan[1 - p]) for p in (0, 1)]
                 self.nodes_touched += sum(nodes.full_width_pass(p, self.plan[1 - p]) for p in (0, 1))
                 for p in (0, 1):
-                    self._update(p, gs[p], w)
+                    self._update(p, gs[p], w, rule)
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
-        """Everything needed to resume: arrays and counters (saved as .npz by the CLI)."""
+        """Everything needed to resume: arrays and counters (saved as .npz by the CLI), and the
+        variant's parameters (``param_NAME``)."""
         state = {"solver": np.array(self.name), "game": np.array(self.game.game_id),
                  "iteration": np.array(self.iteration), "nodes_touched": np.array(self.nodes_touched),
                  "alternating": np.array(self.alternating)}
@@ -159,7 +176,10 @@ class CFRSolver(IterativeSolver):
             state[f"regrets{p}"] = self.regrets[p]
             state[f"average_plan{p}"] = self.average_plan[p]
             state[f"strategy{p}"] = self.strategy[p]
-        return state
+            if self.variant.predictive:
+                state[f"last_values{p}"] = self.last_values[p]
+                state[f"last_regrets{p}"] = self.last_regrets[p]
+        return self.variant.save(state)
 
     def load_state_dict(self, state: dict) -> None:
         check_state(state, self.name, self.game.game_id)
@@ -172,6 +192,10 @@ class CFRSolver(IterativeSolver):
             self.average_plan[p] = np.array(state[f"average_plan{p}"], dtype=float)
             self.strategy[p] = np.array(state[f"strategy{p}"], dtype=float)
             self.plan[p] = realization_plan(self.trees[p], self.strategy[p])
+        self.variant.check(state)
+        if self.variant.predictive:
+            self.last_values = [np.array(state[f"last_values{p}"], dtype=float) for p in (0, 1)]
+            self.last_regrets = [np.array(state[f"last_regrets{p}"], dtype=float) for p in (0, 1)]
 
     # --- results -------------------------------------------------------------------------------
     def average_policy(self) -> TabularPolicy:
@@ -201,12 +225,10 @@ class CFRSolver(IterativeSolver):
 
 
 class CFRPlusSolver(CFRSolver):
-    """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t."""
+    """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t
+    (:class:`zerosum.solvers.rules.CFRPlus`)."""
 
     name = "cfr+"
 
-    def regret_rule(self) -> RegretRule:
-        return RegretRule(floor=True)
-
-    def average_weight(self) -> float:
-        return float(self.iteration)
+    def __init__(self, game, alternating: bool = True):
+        super().__init__(game, alternating=alternating, variant=CFRPlus())

@@ -38,10 +38,10 @@ from ..core.action_values import (
     log_softmax,
     logit_step,
 )
-from ..errors import ZerosumError
 from ..core.evaluation import nash_conv_of_plans
 from ..core.policy import TabularPolicy, as_compiled
 from ..core.sequence_form import behavioral_from_realization, realization_plan
+from ..errors import ZerosumError
 from .base import IterativeSolver
 from .nodes import node_counter
 

@@ -25,10 +25,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..core.compile import Treeplex
-from ..errors import ZerosumError
 from ..core.evaluation import nash_conv_of_plans
 from ..core.policy import TabularPolicy, as_compiled
 from ..core.sequence_form import behavioral_from_realization, realization_plan
+from ..errors import ZerosumError
 
 #: HiGHS tolerances: tighter than its defaults (1e-7) so that the plans are exact to ~1e-12
 HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}

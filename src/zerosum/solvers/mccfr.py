@@ -29,136 +29,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
 from ..core.evaluation import nash_conv_of_plans
 from ..core.game import CHANCE, TERMINAL
 from ..core.policy import TabularPolicy, as_compiled
+from ..core.sampling import max_depth, sample_chance, seed_iteration, uniform
 from ..core.sequence_form import behavioral_from_realization, realization_plan, regret_matching
+from ..errors import ZerosumError
 from .base import IterativeSolver, check_state
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_ITER = np.uint64(0xD1B54A32D192ED03)
-
-
-@njit(cache=True, inline="always")
-def _uniform(state):
-    """Next number in [0, 1) from a splitmix64 stream (state: a one-element uint64 array)."""
-    state[0] += _GOLDEN
-    z = state[0]
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
-    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@njit(cache=True, inline="always")
-def _seed_iteration(state, seed, iteration):
-    state[0] = np.uint64(seed) * _GOLDEN + np.uint64(iteration) * _ITER
-    _uniform(state)
-
-
-@njit(cache=True, inline="always")
-def _regret_matching(regrets, g, n, out):
-    """out[g:g+n] = positive regrets normalized, uniform if none is positive."""
-    total = 0.0
-    for k in range(n):
-        r = regrets[g + k]
-        if r > 0.0:
-            total += r
-    if total > 0.0:
-        for k in range(n):
-            r = regrets[g + k]
-            out[g + k] = r / total if r > 0.0 else 0.0
-    else:
-        for k in range(n):
-            out[g + k] = 1.0 / n
-
-
-@njit(cache=True, inline="always")
-def _sample_chance(first_child, n, edge_prob, state):
-    u = _uniform(state)
-    c = first_child
-    last = first_child + n - 1
-    while c < last:
-        u -= edge_prob[c]
-        if u < 0.0:
-            break
-        c += 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def _sample(probs, g, n, state):
-    u = _uniform(state)
-    for k in range(n - 1):
-        u -= probs[g + k]
-        if u < 0.0:
-            return k
-    return n - 1
+from .sampling_traversal import REGRETS, external_sampling_traversal, no_reservoir
+from .sampling_traversal import regret_matching_into as _regret_matching
 
 
 @njit(cache=True)
 def _external_sampling(player, seq0, first_child, n_children, edge_prob, payoff, regrets, avg, sigma, values,
                        stack_node, stack_k, seed, start, iterations):
-    """Run ``iterations`` ES-MCCFR iterations from ``start``; returns the nodes touched."""
-    state = np.zeros(1, dtype=np.uint64)
-    nodes = 0
-    for it in range(start + 1, start + iterations + 1):
-        _seed_iteration(state, seed, it)
-        for i in range(2):
-            sign = 1.0 if i == 0 else -1.0
-            top = 0
-            stack_node[0] = 0
-            stack_k[0] = -1
-            while True:
-                h = stack_node[top]
-                p = player[h]
-                if p == CHANCE:
-                    stack_node[top] = _sample_chance(first_child[h], n_children[h], edge_prob, state)
-                    continue
-                nodes += 1
-                if p != TERMINAL:
-                    g = seq0[h]
-                    n = n_children[h]
-                    _regret_matching(regrets, g, n, sigma)
-                    if p != i:  # opponent: sample from sigma, add sigma to its average
-                        for k in range(n):
-                            avg[g + k] += sigma[g + k]
-                        stack_node[top] = first_child[h] + _sample(sigma, g, n, state)
-                        continue
-                    stack_k[top] = 0  # traverser: explore every action
-                    top += 1
-                    stack_node[top] = first_child[h]
-                    stack_k[top] = -1
-                    continue
-                # terminal: return its value up the traverser's frames
-                ret = sign * payoff[h]
-                top -= 1
-                while top >= 0:
-                    h = stack_node[top]
-                    g = seq0[h]
-                    n = n_children[h]
-                    k = stack_k[top]
-                    values[g + k] = ret
-                    k += 1
-                    if k < n:
-                        stack_k[top] = k
-                        top += 1
-                        stack_node[top] = first_child[h] + k
-                        stack_k[top] = -1
-                        break
-                    ev = 0.0
-                    for a in range(n):
-                        ev += sigma[g + a] * values[g + a]
-                    for a in range(n):
-                        regrets[g + a] += values[g + a] - ev
-                    ret = ev
-                    top -= 1
-                if top < 0:
-                    break
-    return nodes
+    """Run ``iterations`` ES-MCCFR iterations from ``start``; returns the nodes touched.
+
+    The shared traversal (:func:`.sampling_traversal.external_sampling_traversal`, mode
+    ``REGRETS``): each iteration seeds the stream from ``(seed, iteration)`` and traverses for
+    player 0, then player 1."""
+    e0, e1, e2, e3 = no_reservoir()  # the reservoirs and ``infoset`` (seq0 passed) are unused in this mode
+    return external_sampling_traversal(REGRETS, 0, iterations, seed, start + 1, player, seq0, seq0, first_child,
+                                       n_children, edge_prob, payoff, sigma, values, stack_node, stack_k, regrets,
+                                       avg, 0, e0, e1, e2, e3, e0, e1, e2, e3, False)
 
 
 @njit(cache=True)
@@ -169,7 +62,7 @@ def _outcome_sampling(player, seq0, first_child, n_children, edge_prob, payoff, 
     state = np.zeros(1, dtype=np.uint64)
     nodes = 0
     for it in range(start + 1, start + iterations + 1):
-        _seed_iteration(state, seed, it)
+        seed_iteration(state, seed, it)
         for i in range(2):
             # down: sample one path, remembering the reaches before each decision
             h = 0
@@ -180,13 +73,13 @@ def _outcome_sampling(player, seq0, first_child, n_children, edge_prob, payoff, 
             while player[h] != TERMINAL:
                 p = player[h]
                 if p == CHANCE:  # chance's probability cancels in opp / smp
-                    h = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+                    h = sample_chance(first_child[h], n_children[h], edge_prob, state)
                     continue
                 nodes += 1
                 g = seq0[h]
                 n = n_children[h]
                 _regret_matching(regrets, g, n, sigma)
-                u = _uniform(state)
+                u = uniform(state)
                 a = n - 1
                 for k in range(n - 1):
                     q = sigma[g + k]
@@ -261,7 +154,7 @@ class _MonteCarloCFR(IterativeSolver):
         self.regrets = np.zeros(n)
         self.average_sums = np.zeros(n)
         self._sigma = np.zeros(n)
-        depth = _max_depth(tree.first_child, tree.n_children) + 2
+        depth = max_depth(tree.first_child, tree.n_children) + 2
         self._depth = depth
         self.iteration = 0
         self.nodes_touched = 0
@@ -376,13 +269,3 @@ class OutcomeSamplingSolver(_MonteCarloCFR):
         self.iteration += n
 
 
-@njit(cache=True)
-def _max_depth(first_child, n_children):
-    n = len(first_child)
-    depth = np.zeros(n, dtype=np.int64)
-    best = 0
-    for h in range(n):
-        for c in range(first_child[h], first_child[h] + n_children[h]):
-            depth[c] = depth[h] + 1
-            best = max(best, depth[c])
-    return best

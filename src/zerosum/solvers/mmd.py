@@ -55,8 +55,8 @@ import math
 import numpy as np
 
 from ..core.action_values import dilated_mmd_step, log_softmax
-from ..errors import ZerosumError
 from ..core.sequence_form import realization_plan
+from ..errors import ZerosumError
 from .dynamics import SelfPlayDynamics, _positive
 
 

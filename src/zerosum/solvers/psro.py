@@ -43,10 +43,15 @@ import json
 
 import numpy as np
 
-from ..errors import ZerosumError
 from ..core.evaluation import nash_conv_of_plans
 from ..core.policy import TabularPolicy, as_compiled
-from ..core.sequence_form import behavioral_from_realization, best_response, collected_values, realization_plan
+from ..core.sequence_form import (
+    behavioral_from_realization,
+    best_response,
+    collected_values,
+    realization_plan,
+)
+from ..errors import ZerosumError
 from .base import check_iterations
 from .nodes import node_counter
 

@@ -2,8 +2,10 @@
 
 Modules: :mod:`.cut` (where the tree is cut, the pieces, the deal of subtrees to workers),
 :mod:`.trunk` (the driver's passes over the trunk), :mod:`.worker` (a Ray actor holding subtrees),
-:mod:`.driver` (the solver: :func:`split_solver`).  May import the public tree's form, kernels and
-solver, :mod:`zerosum.solvers` (the variants' rules) and :mod:`zerosum.distributed` (Ray).
+:mod:`.driver` (the solver: :class:`SplitDriver`, which takes a variant object of
+:mod:`zerosum.solvers.rules`, and :func:`split_solver`, which takes its name).  May import the
+public tree's form, kernels and solver, :mod:`zerosum.solvers` (the variants' rules) and
+:mod:`zerosum.distributed` (Ray).
 
 The public tree is cut at its first layer of chance nodes (a hold'em turn subgame: the river
 card; a flop subgame: the turn card; the poker family: the board card).  Every child of a cut

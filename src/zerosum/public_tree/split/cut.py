@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import ZerosumError
+from ..arrays import TreeArrays
 from ..form import CHANCE_NODE, DECISION, PublicTree
 
 #: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
@@ -63,9 +64,10 @@ class Piece:
         first = np.concatenate([[0], np.cumsum(self.gsize[q])[:-1]])
         return local + np.repeat(self.gstart[q] - first, self.gsize[q])
 
-    def arrays(self):
-        """The node arrays in the order the core's kernels take them."""
-        return (self.kind, self.player, self.first_child, self.n_children, self.board, self.stake, self.offset)
+    def arrays(self) -> TreeArrays:
+        """The node arrays as the core's kernels take them."""
+        return TreeArrays(self.kind, self.player, self.first_child, self.n_children, self.board, self.stake,
+                          self.offset)
 
 
 def cut_at_chance(tree: PublicTree):

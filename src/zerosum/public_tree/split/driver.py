@@ -11,8 +11,18 @@ import time
 import numpy as np
 
 from ...errors import ZerosumError
+from ...solvers.base import IterativeSolver
+from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
-from ..solver import VARIANTS, PublicTreeCFR, as_public_tree
+from ..solver import (
+    VARIANTS,
+    as_public_tree,
+    check_dtype,
+    check_public_state,
+    load_sums,
+    public_state,
+    with_variant,
+)
 from .cut import CUT, Piece, cut_at_chance, deal, subtree_nodes
 from .trunk import trunk_down, trunk_up
 from .worker import SubtreeWorker
@@ -26,25 +36,36 @@ FOREST_BYTES = 2 ** 20
 SLEEP_SHARE = 0.85
 
 
-class SplitDriver(PublicTreeCFR):
-    """The public-tree solver with its subtrees in Ray actors (mixed under a variant class, as
-    :func:`zerosum.public_tree.solver.public_solver_class` does)."""
+class SplitDriver(IterativeSolver):
+    """The public-tree solver of ``variant`` (a non-predictive object of
+    :mod:`zerosum.solvers.rules`; vanilla CFR by default) with its subtrees on ``workers`` Ray
+    actors: the same run, iteration for iteration, as
+    :class:`zerosum.public_tree.solver.PublicTreeSolver` with that variant and ``dtype``, and the
+    same state files.  Each actor writes its subtrees' arrays every ``checkpoint_every``
+    iterations to ``checkpoint_dir`` (a temporary directory by default);
+    ``compiled_graph=False`` sends each pass as plain actor calls (same results, slower)."""
 
-    n_workers = 2
-    checkpoint_every = 10
-    checkpoint_dir = None
+    form = "public-tree"
     max_restarts = 4
-    use_compiled_graph = True
 
-    def __init__(self, game, alternating: bool = True):
+    def __init__(self, game, variant: Variant | None = None, workers: int = 2, checkpoint_every: int = 10,
+                 checkpoint_dir: str | None = None, dtype: str = "float64", compiled_graph: bool = True,
+                 alternating: bool = True):
         if not alternating:
             raise ZerosumError("the public tree runs alternating updates only")
+        self.variant = CFR() if variant is None else check_variant(variant)
+        if self.variant.predictive:
+            raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
+        self.dtype = check_dtype(dtype)
+        self.n_workers = int(workers)
+        self.checkpoint_every = max(int(checkpoint_every), 1)
+        self.checkpoint_dir = checkpoint_dir
+        self.use_compiled_graph = bool(compiled_graph)
         from ...distributed.ray_runtime import import_ray
 
         ray = import_ray()
         dt = np.dtype(self.dtype)
         self.alternating = True
-        self.shapes = None  # the arrays are in the form's layout (the single-process solver's files)
         self.tree = tree = as_public_tree(game)
         self.game = tree
         self.iteration = 0
@@ -117,6 +138,11 @@ class SplitDriver(PublicTreeCFR):
         self._saved_trunk = None
         self._save_checkpoint()
 
+    @property
+    def name(self) -> str:
+        """The variant's name, what a saved state is checked against."""
+        return self.variant.name
+
     # --- one split pass ----------------------------------------------------------------------------
     def _compile(self) -> None:
         """One compiled graph for every pass: the message in, each actor's :meth:`SubtreeWorker.run`,
@@ -163,8 +189,8 @@ class SplitDriver(PublicTreeCFR):
         rp, ro = ranges[p], ranges[1 - p]
         n_p, n_o = len(rp), len(ro)
         opp, own = opp_buf[:, :n_o], own_buf[:, :n_p]
-        trunk_down(t.kind, t.player, t.first_child, t.n_children, t.offset, p, rp, ro, src[p], src[1 - p], mode,
-                   self.average[p] if mode == kernels.UPDATE else empty, float(weight), opp, own)
+        trunk_down(t.arrays(), p, rp, ro, src[p], src[1 - p], mode, self.average[p] if mode == kernels.UPDATE else empty,
+                   float(weight), opp, own)
         leaves = self.trunk_leaf_nodes
         own_r, opp_r = own[leaves], opp[leaves]
         if mode == kernels.UPDATE:  # bytes per iteration: the iterations' passes, not the evaluations'
@@ -181,9 +207,8 @@ class SplitDriver(PublicTreeCFR):
             self.compute_s[w] += secs
             self.cpu_s[w] += cpu
         pre, pos, neg, floor = rule
-        value = trunk_up(t.kind, t.player, t.first_child, t.n_children, t.board, t.stake, t.offset, t.leaf,
-                         *self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg), bool(floor), opp,
-                         val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
+        value = trunk_up(t.arrays(), t.leaf, self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg),
+                         bool(floor), opp, val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
         self.driver_s += time.perf_counter() - t0
         self.passes += mode == kernels.UPDATE
         return value
@@ -207,10 +232,9 @@ class SplitDriver(PublicTreeCFR):
 
     def _iterate_one(self) -> None:
         self.iteration += 1
-        self.begin_iteration()
-        w = self.average_weight()
+        w, rule = self.variant.average_weight(self.iteration), self.variant.regret_rule(self.iteration)
         for p in (0, 1):
-            self._pass(p, kernels.UPDATE, w, self.regret_rule(), "regrets")
+            self._pass(p, kernels.UPDATE, w, rule, "regrets")
         self.nodes_touched += 2 * self.tree.n_nodes
 
     # --- checkpoints and faults -----------------------------------------------------------------
@@ -311,25 +335,19 @@ class SplitDriver(PublicTreeCFR):
 
     # --- saving and resuming: the single-process solver's state file ------------------------------
     def state_dict(self) -> dict:
-        regrets, average = self.gather()
-        state = super().state_dict()  # the variant's fields (parameters) and the trunk's arrays ...
-        for p in (0, 1):  # ... replaced by the whole tree's, so either form of the run can resume it
-            state[f"regrets{p}"] = regrets[p]
-            state[f"average{p}"] = average[p]
-        return state
+        """The whole tree's arrays (gathered), so either form of the run can resume it."""
+        return public_state(self, *self.gather())
 
     def load_state_dict(self, state: dict) -> None:
-        """Loads a single-process (or split) state file: the variant's and the core's checks run on
-        whole-tree arrays, which are then scattered to the trunk and the workers."""
+        """Loads a single-process (or split) state file: the single-process checks, the variant's
+        included, run on whole-tree arrays, which are then scattered to the trunk and the workers."""
+        check_public_state(self, state)
         ia = self.tree.infoset_actions()
-        trunk = self.regrets, self.average
-        self.regrets = [np.zeros(n, dtype=self.dtype) for n in ia]
-        self.average = [np.zeros(n, dtype=self.dtype) for n in ia]
-        try:
-            super().load_state_dict(state)
-            whole = self.regrets, self.average
-        finally:
-            self.regrets, self.average = trunk
+        whole = [np.zeros(n, dtype=self.dtype) for n in ia], [np.zeros(n, dtype=self.dtype) for n in ia]
+        load_sums(state, *whole)
+        self.variant.check(state)
+        self.iteration = int(state["iteration"])
+        self.nodes_touched = int(state["nodes_touched"])
         for q in (0, 1):
             self.regrets[q][:] = whole[0][q][self.trunk.gidx(q)]
             self.average[q][:] = whole[1][q][self.trunk.gidx(q)]
@@ -353,19 +371,16 @@ class SplitDriver(PublicTreeCFR):
 
 def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, checkpoint_dir: str | None = None,
                  dtype: str = "float64", compiled_graph: bool = True, **options):
-    """A public-tree solver of variant ``name`` with its subtrees on ``workers`` Ray actors (Ray
-    must be started: :func:`zerosum.distributed.ray_runtime.start`); ``dtype`` of the sums
-    (float32 halves the memory and the reach and value vectors sent, as in one process);
-    ``compiled_graph=False`` sends each pass as plain actor calls (same results, slower)."""
-    if name not in VARIANTS or name == "pcs-mccfr":
+    """A public-tree solver of variant ``name`` (with its parameters ``options``) with its subtrees
+    on ``workers`` Ray actors (Ray must be started: :func:`zerosum.distributed.ray_runtime.start`);
+    ``dtype`` of the sums (float32 halves the memory and the reach and value vectors sent, as in
+    one process); ``compiled_graph=False`` sends each pass as plain actor calls (same results,
+    slower).  Its class's ``__init__`` lists the variant's parameters (what the CLI checks)."""
+    if name not in VARIANTS or name == "pcs-mccfr" or VARIANTS[name].predictive:
         raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
     if workers < 1:
         raise ZerosumError(f"--workers must be at least 1, got {workers}")
-    if dtype not in ("float64", "float32"):
-        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
-    variant = VARIANTS[name]
-    bases = (SplitDriver,) if variant is None else (variant, SplitDriver)
-    cls = type(f"Split{'' if variant is None else variant.__name__}", bases,
-               {"n_workers": workers, "checkpoint_every": max(int(checkpoint_every), 1),
-                "checkpoint_dir": checkpoint_dir, "dtype": dtype, "use_compiled_graph": bool(compiled_graph)})
+    check_dtype(dtype)
+    cls = with_variant(SplitDriver, VARIANTS[name], "Split", workers=workers, checkpoint_every=checkpoint_every,
+                       checkpoint_dir=checkpoint_dir, dtype=dtype, compiled_graph=compiled_graph)
     return cls(game, **options)

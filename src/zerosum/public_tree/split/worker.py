@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from .. import kernels
+from ..arrays import Rule, node_scratch
 
 
 class SubtreeWorker:
@@ -41,8 +42,9 @@ class SubtreeWorker:
         biggest = max((len(pc.kind) for pc in pieces), default=1)
         # per-node buffers of the sums' dtype for the updates, float64 for the evaluations (as the
         # single-process solver: float32 sums are read by float64 passes)
+        entries = max((pc.size[q] for pc in pieces for q in (0, 1)), default=0)
         self.buffers = {np.dtype(d): (np.zeros((biggest, width), dtype=d), np.zeros((biggest, width), dtype=d),
-                                      np.zeros(52, dtype=d), np.zeros(0, dtype=d))
+                                      node_scratch(width, d, entries), np.zeros(0, dtype=d))
                         for d in {self.dtype, np.dtype(np.float64)}}
         self.empty_i = np.zeros(0, dtype=np.int64)
         self.empty_b = np.zeros(0, dtype=np.int8)
@@ -52,7 +54,7 @@ class SubtreeWorker:
     def nbytes(self) -> int:
         """This worker's memory for the solve: its subtrees' sums and its per-node buffers."""
         sums = sum(a.nbytes for pairs in (self.regrets, self.average) for pair in pairs for a in pair)
-        return sums + sum(b.nbytes for bufs in self.buffers.values() for b in bufs)
+        return sums + sum(b.nbytes for bufs in self.buffers.values() for b in (*bufs[:2], *bufs[2], bufs[3]))
 
     def pid(self) -> int:
         """This actor's process id (the fault test kills it)."""
@@ -67,9 +69,9 @@ class SubtreeWorker:
         every subtree below it); out: the value vector at each of this worker's subtree roots, the
         wall seconds it took and the CPU seconds (less on a machine shared with other work)."""
         t0, c0 = time.perf_counter(), time.process_time()
-        pre, pos, neg, floor = rule
+        rule = Rule(float(rule[0]), float(rule[1]), float(rule[2]), bool(rule[3]))
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
-        vals, owns, cs, empty = self.buffers[own_reach.dtype]
+        vals, owns, scratch, empty = self.buffers[own_reach.dtype]
         out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p), dtype=own_reach.dtype)
         row = 0
         src = self.regrets if source == "regrets" else self.average
@@ -78,9 +80,9 @@ class SubtreeWorker:
             m = len(pc.kind)
             val = vals[:m]
             g = self.groups[k]
-            kernels.walk(*pc.arrays(), *self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode,
-                         avg, float(weight), float(pre), float(pos), float(neg), bool(floor), val[:, :n_o],
-                         owns[:m, :n_p], val[:, :n_p], cs, self.empty_i, self.empty_b, self.empty_w)
+            kernels.walk(pc.arrays(), self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode, avg,
+                         float(weight), rule, val[:, :n_o], owns[:m, :n_p], val[:, :n_p], self.empty_i, self.empty_b,
+                         self.empty_w, scratch)
             out[row:row + pc.n_roots] = val[1:1 + pc.n_roots, :n_p]
             row += pc.n_roots
         return out, time.perf_counter() - t0, time.process_time() - c0

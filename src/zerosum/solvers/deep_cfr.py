@@ -49,24 +49,16 @@ import time
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
 from ..core.evaluation import evaluate
-from ..core.game import CHANCE, TERMINAL
 from ..core.policy import TabularPolicy, as_compiled
+from ..core.sampling import max_depth
 from ..core.sequence_form import realization_plan
-from ..solvers.base import IterativeSolver, check_state
-from ..solvers.mccfr import _max_depth, _sample, _sample_chance, _seed_iteration, _uniform
-from .distill import global_sequences
-from .network_policy import Network, legal_mask, strategy_from_outputs, tabulate
-
-
-@njit(cache=True, inline="always")
-def _reservoir_slot(seen, cap, state):
-    """Slot for the ``seen``-th item (1-based) of a reservoir of ``cap``, or -1 to drop it."""
-    if seen <= cap:
-        return seen - 1
-    j = np.int64(_uniform(state) * seen)
-    return j if j < cap else -1
+from ..deep.distill import global_sequences
+from ..deep.network_policy import Network, legal_mask, strategy_from_outputs, tabulate
+from ..errors import ZerosumError
+from .base import IterativeSolver, check_state
+from .sampling_traversal import RESERVOIRS, external_sampling_traversal
+from .sampling_traversal import reservoir_slot as _reservoir_slot  # noqa: F401 (NFSP's)
 
 
 @njit(cache=True)
@@ -74,74 +66,15 @@ def _traverse(traverser, player, infoset, seq0, first_child, n_children, edge_pr
               stack_node, stack_k, seed, stream, traversals, iteration, adv_ids, adv_iter, adv_targets, adv_seen,
               strat_ids, strat_iter, strat_targets, strat_seen, record_strategy):
     """``traversals`` external-sampling traversals for ``traverser`` with the strategy table
-    ``sigma`` (per global sequence); regret samples into the advantage reservoir, the opponent's
-    strategies into its strategy reservoir.  Returns the nodes touched."""
-    state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
-    sign = 1.0 if traverser == 0 else -1.0
-    adv_cap = len(adv_ids)
-    strat_cap = len(strat_ids)
-    nodes = 0
-    for _ in range(traversals):
-        top = 0
-        stack_node[0] = 0
-        stack_k[0] = -1
-        while True:
-            h = stack_node[top]
-            p = player[h]
-            if p == CHANCE:
-                stack_node[top] = _sample_chance(first_child[h], n_children[h], edge_prob, state)
-                continue
-            nodes += 1
-            if p != TERMINAL:
-                g = seq0[h]
-                n = n_children[h]
-                if p != traverser:
-                    if record_strategy:
-                        strat_seen[0] += 1
-                        slot = _reservoir_slot(strat_seen[0], strat_cap, state)
-                        if slot >= 0:
-                            strat_ids[slot] = infoset[h]
-                            strat_iter[slot] = iteration
-                            for k in range(strat_targets.shape[1]):
-                                strat_targets[slot, k] = sigma[g + k] if k < n else 0.0
-                    stack_node[top] = first_child[h] + _sample(sigma, g, n, state)
-                    continue
-                stack_k[top] = 0
-                top += 1
-                stack_node[top] = first_child[h]
-                stack_k[top] = -1
-                continue
-            ret = sign * payoff[h]
-            top -= 1
-            while top >= 0:
-                h = stack_node[top]
-                g = seq0[h]
-                n = n_children[h]
-                k = stack_k[top]
-                values[g + k] = ret
-                k += 1
-                if k < n:
-                    stack_k[top] = k
-                    top += 1
-                    stack_node[top] = first_child[h] + k
-                    stack_k[top] = -1
-                    break
-                ev = 0.0
-                for a in range(n):
-                    ev += sigma[g + a] * values[g + a]
-                adv_seen[0] += 1
-                slot = _reservoir_slot(adv_seen[0], adv_cap, state)
-                if slot >= 0:
-                    adv_ids[slot] = infoset[h]
-                    adv_iter[slot] = iteration
-                    for a in range(adv_targets.shape[1]):
-                        adv_targets[slot, a] = values[g + a] - ev if a < n else 0.0
-                ret = ev
-                top -= 1
-            if top < 0:
-                break
-    return nodes
+    ``sigma`` (per global sequence), all from one stream ``(seed, stream)``: the shared traversal
+    (:func:`.sampling_traversal.external_sampling_traversal`, mode ``RESERVOIRS``) puts regret
+    samples into the advantage reservoir, the opponent's strategies into its strategy reservoir.
+    Returns the nodes touched."""
+    # regrets and avg (sigma passed) are unused in this mode
+    return external_sampling_traversal(RESERVOIRS, traverser, traversals, seed, stream, player, infoset, seq0,
+                                       first_child, n_children, edge_prob, payoff, sigma, values, stack_node,
+                                       stack_k, sigma, sigma, iteration, adv_ids, adv_iter, adv_targets, adv_seen,
+                                       strat_ids, strat_iter, strat_targets, strat_seen, record_strategy)
 
 
 def positive_int(name, value) -> int:
@@ -259,7 +192,7 @@ class DeepCFRSolver(IterativeSolver):
         self.legal = [legal_mask(g, p, self.widths[p]) for p in (0, 1)]
         self.sigma = np.concatenate([t.uniform() for t in self.trees])
         self._values = np.zeros_like(self.sigma)
-        depth = _max_depth(g.tree.first_child, g.tree.n_children) + 2
+        depth = max_depth(g.tree.first_child, g.tree.n_children) + 2
         self._stack = (np.zeros(depth, dtype=np.int64), np.zeros(depth, dtype=np.int64))
         self.advantage = [Reservoir(self.memory, w) for w in self.widths]
         self.strategy = [Reservoir(self.memory if self.record_strategy else 1, w) for w in self.widths]
@@ -307,7 +240,7 @@ class DeepCFRSolver(IterativeSolver):
                              strat.targets, strat.seen, self.record_strategy))
 
     def _train_advantage(self, p: int, t: int) -> None:
-        from .training import fit_network, numpy_params
+        from ..deep.training import fit_network, numpy_params
 
         start = self.advantage_params[p] if self.warm_start else None
         params, _ = fit_network(self._key(2 * t + p), [self.feats[p].shape[1], *self.hidden, self.widths[p]],
@@ -321,7 +254,7 @@ class DeepCFRSolver(IterativeSolver):
     def _samples(self, buf: Reservoir, p: int):
         """(ids, targets, weights, size) to fit: the reservoir's samples, or with ``aggregate`` one
         row per information set (weighted mean target, total weight; see training.aggregate)."""
-        from .training import aggregate
+        from ..deep.training import aggregate
 
         if not self.aggregate:
             return buf.ids, buf.targets, buf.iters, buf.size
@@ -349,7 +282,7 @@ class DeepCFRSolver(IterativeSolver):
 
     def policy_networks(self) -> list[Network]:
         """The average-strategy networks, trained on the strategy reservoirs at this iteration."""
-        from .training import fit_network, numpy_params
+        from ..deep.training import fit_network, numpy_params
 
         if self._average is not None and self._average[0] == self.iteration:
             return self._average[1]

@@ -1,4 +1,4 @@
-"""What ``zerosum solve`` and ``zerosum evaluate`` need for the public tree, kept out of the CLI module.
+"""What ``zerosum solve`` and ``zerosum evaluate`` need for the public tree.
 
 ``--form public-tree|history-tree`` picks the compiled form; the default is the public tree for
 games that have one (the poker family, hold'em subgames) and the history tree otherwise.  The
@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ZerosumError
-from .compile import has_public_tree, public_tree, public_tree_with_progress
+from ..public_tree.compile import built, has_public_tree, public_tree
+from .common import parse_params, progress_status
+from .runs import resume, run_iterations, solve_result, write_outputs
 
 FORMS = ("public-tree", "history-tree")
 #: how many of player 0's hands ``first_actions`` lists (a hold'em range has up to 1,176)
@@ -28,7 +30,7 @@ def resolve_form(game, form: str | None, algorithm: str | None = None, simultane
     Without ``--form``: the public tree where the game has one and the algorithm runs on it
     (alternating CFR-family updates), the history tree otherwise."""
     if form is None:
-        from .solver import VARIANTS
+        from ..public_tree.solver import VARIANTS
 
         runs_there = algorithm is None or (algorithm in VARIANTS and not simultaneous)
         form = "public-tree" if has_public_tree(game) and runs_there else "history-tree"
@@ -43,8 +45,6 @@ def resolve_form(game, form: str | None, algorithm: str | None = None, simultane
 
 
 def _split_options(options) -> tuple[dict, str]:
-    from ..cli.common import parse_params
-
     kwargs = parse_params(options, flag="--option")
     dtype = kwargs.pop("dtype", "float64")
     return kwargs, str(dtype)
@@ -53,7 +53,7 @@ def _split_options(options) -> tuple[dict, str]:
 def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=None, options=()):
     import inspect
 
-    from .solver import VARIANTS, public_solver_class
+    from ..public_tree.solver import VARIANTS, public_solver_class
 
     kwargs, dtype = _split_options(options)
     if algorithm not in VARIANTS:
@@ -93,65 +93,50 @@ def public_sizes(tree, solver=None) -> dict:
     return out
 
 
+def public_tree_with_progress(game, enabled: bool = True):
+    """The public tree, with a spinner and the count of public nodes built (or occasional stderr
+    lines when stderr is not a terminal) while it is built; the public-tree twin of the history
+    tree's ``compile_with_progress`` (``enabled=False`` under --json)."""
+    if built(game) is not None:
+        return built(game)
+    total = game.estimated_sizes()["public_nodes"]  # exact, or an upper bound where a stack cuts raises
+    with progress_status(f"building the public tree of {game.id}", enabled=enabled) as update:
+        update(f"0 / {total:,} public nodes")
+        return public_tree(game, progress=lambda n: update(f"{n:,} / {total:,} public nodes"))
+
+
 def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
-                 progress_bar, quiet: bool) -> dict:
-    """Run a CFR-family solver on the public tree; the result dict of ``zerosum solve``."""
+                 quiet: bool) -> tuple[dict, list[str]]:
+    """Run a CFR-family solver on the public tree: the result dict of ``zerosum solve`` and the
+    messages of output files that could not be written."""
     t0 = time.perf_counter()
     tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
-    rows, solve_s = resume_and_run(solver, resume_path, iterations, marks, progress_bar,
-                                   f"{algorithm} on {game.id} (public tree)", quiet)
+    resume(solver, resume_path, iterations)
+    _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet)
     return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                          save_path, dtype=solver.dtype)
 
 
-def resume_and_run(solver, resume_path, iterations: int, marks, progress_bar, label: str, quiet: bool):
-    """Load ``resume_path`` (if any) into ``solver``, then run it to ``iterations`` with a progress bar;
-    returns (checkpoint rows, solve seconds).  Shared by the single-process and the Ray path."""
-    from ..cli.common import load_state
-
-    if resume_path:
-        load_state(solver, resume_path)
-        if solver.iteration >= iterations:
-            raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; ask for more --iterations")
-    t0 = time.perf_counter()
-    with progress_bar(iterations - solver.iteration, label, enabled=not quiet) as advance:
-        rows = solver.run(iterations, marks, progress=advance)
-    return rows, time.perf_counter() - t0
-
-
 def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path, save_path,
-                  **extra) -> dict:
-    """The JSON result of a public-tree solve (one process or split over Ray workers); writes the
-    state and the average policy where asked."""
-    from ..cli.common import save_state
-
+                  **extra) -> tuple[dict, list[str]]:
+    """The result of a public-tree solve (one process or split over Ray workers): the common fields,
+    then the public tree's; writes the state and the average policy where asked."""
     avg = solver.average_policy()
     sizes = public_sizes(tree, solver)
-    result = {
-        "game": game.id, "algorithm": algorithm, "updates": "alternating", "iterations": iterations,
-        "value": rows[-1]["value_average"], "nash_conv": rows[-1]["nash_conv_average"],
-        "exploitability": rows[-1]["nash_conv_average"] / 2, "checkpoints": rows,
-        "first_actions": first_actions_public(avg), "sizes": sizes,
-        "seconds": {"compile": compile_s, "solve": solve_s},
-        "form": "public-tree", "pot": tree.pot, "histories": tree.histories, "public_nodes": tree.n_nodes,
-        "infoset_actions": sizes["infoset_actions"], "bytes": sizes["bytes"], "compile_s": compile_s, **extra,
-    }
-    if state_path:
-        save_state(solver, state_path)
-        result["state_saved"] = state_path
-    if save_path:
-        avg.save(save_path)
-        result["saved"] = save_path
-    return result
+    result = solve_result(game, algorithm, "alternating", iterations, rows, first_actions_public(avg), sizes,
+                          compile_s, solve_s, form="public-tree", pot=tree.pot, histories=tree.histories,
+                          public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
+                          compile_s=compile_s, **extra)
+    return result, write_outputs(result, solver, avg, state_path, save_path)
 
 
 def evaluate_public(game, policy_file, form: str | None):
     """The Evaluation of a saved public-tree policy (zerosum.public-policy JSON), or None when the
     file is a history-tree policy and the form allows the history tree."""
     from ..core.evaluation import Evaluation
-    from .policy import PublicPolicy
+    from ..public_tree.policy import PublicPolicy
 
     if not is_public_policy_file(policy_file):
         if form == "public-tree":

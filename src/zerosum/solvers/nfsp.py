@@ -86,15 +86,15 @@ import time
 import numpy as np
 from numba import njit
 
-from ..errors import ZerosumError
 from ..core.evaluation import evaluate
 from ..core.game import CHANCE, TERMINAL
 from ..core.policy import TabularPolicy, as_compiled
-from ..solvers.base import IterativeSolver, check_state
-from ..solvers.mccfr import _sample, _sample_chance, _seed_iteration, _uniform
+from ..core.sampling import sample, sample_chance, seed_iteration, uniform
+from ..deep.distill import global_sequences
+from ..deep.network_policy import Network, legal_mask, strategy_from_outputs, tabulate
+from ..errors import ZerosumError
+from .base import IterativeSolver, check_state
 from .deep_cfr import AUTO, LARGE_GAME_INFOSETS, _reservoir_slot, layer_widths, positive_int
-from .distill import global_sequences
-from .network_policy import Network, legal_mask, strategy_from_outputs, tabulate
 
 
 @njit(cache=True)
@@ -107,7 +107,7 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
     without the exploration).  Every such target, times ``sl_w``, is also added to ``sl_sum[p, i]``
     (all of them, not a reservoir's subsample).  Returns the nodes touched."""
     state = np.zeros(1, dtype=np.uint64)
-    _seed_iteration(state, seed, stream)
+    seed_iteration(state, seed, stream)
     rl_cap = rl_ids.shape[1]
     sl_cap = sl_ids.shape[1]
     width = sl_targets.shape[2]
@@ -117,13 +117,13 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
     nodes = 0
     for _ in range(hands):
         for p in range(2):
-            br[p] = _uniform(state) < eta
+            br[p] = uniform(state) < eta
             pend_i[p] = -1
         h = 0
         while player[h] != TERMINAL:
             p = player[h]
             if p == CHANCE:
-                h = _sample_chance(first_child[h], n_children[h], edge_prob, state)
+                h = sample_chance(first_child[h], n_children[h], edge_prob, state)
                 continue
             nodes += 1
             i = infoset[h]
@@ -139,7 +139,7 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
                 rl_pos[p] = (k + 1) % rl_cap
                 rl_size[p] = min(rl_size[p] + 1, rl_cap)
             if br[p]:
-                a = _sample(br_probs, g, n, state)
+                a = sample(br_probs, g, n, state)
                 for k in range(n):
                     if len(sl_probs) == 0:
                         sl_sum[p, i, k] += sl_w if k == a else 0.0
@@ -155,7 +155,7 @@ def _self_play(player, infoset, seq0, first_child, n_children, edge_prob, payoff
                         else:
                             sl_targets[p, slot, k] = sl_probs[g + k] if k < n else 0.0
             else:
-                a = _sample(avg_probs, g, n, state)
+                a = sample(avg_probs, g, n, state)
             pend_i[p] = i
             pend_a[p] = a
             h = first_child[h] + a
@@ -315,7 +315,7 @@ class NFSPSolver(IterativeSolver):
 
     # --- networks as tables ---------------------------------------------------------------------
     def _net(self, p, params, rule) -> Network:
-        from .training import numpy_params
+        from ..deep.training import numpy_params
 
         return Network(self.game.game_id, p, rule, numpy_params(params), self.features)
 
@@ -348,16 +348,15 @@ class NFSPSolver(IterativeSolver):
     # --- one iteration --------------------------------------------------------------------------
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` iterations (a batch of hands, then a few steps on each network)."""
-        from ..learning.dqn import _functions, _trainer
-        from .training import _trainer as _trainer_fit
-        from .training import batch_steps
+        from ..deep.training import batch_steps, fit_trainer
+        from ..learning.dqn import q_functions, q_trainer
 
         t0 = time.process_time()
-        opt = _functions(self.rl_learning_rate)[0]
-        train_q = _trainer(self.rl_learning_rate, self.double, self.rl_loss == "squared")
+        opt = q_functions(self.rl_learning_rate)[0]
+        train_q = q_trainer(self.rl_learning_rate, self.double, self.rl_loss == "squared")
         none = np.zeros(0)
         sl_opt, sl_step = batch_steps("xent", self.sl_learning_rate)
-        agg_fit = _trainer_fit("xent", self.sl_learning_rate, 1, self.sl_updates, False, True)[1]
+        agg_fit = fit_trainer("xent", self.sl_learning_rate, 1, self.sl_updates, False, True)[1]
         tree = self.game.tree
         rl, sl = self.rl, self.sl
         for _ in range(n):
@@ -406,8 +405,8 @@ class NFSPSolver(IterativeSolver):
         target so far, summed per information set: the cross-entropy that the reservoir's
         minibatches estimate, over all of the history instead of a sample of it, without sampling
         noise (the compiled game's information sets are few enough to enumerate)."""
+        from ..deep.training import batch_steps
         from ..learning.networks import require_jax
-        from .training import batch_steps
 
         jax, jnp, _ = require_jax()
         n = self.trees[p].n_infosets
@@ -477,9 +476,9 @@ class NFSPSolver(IterativeSolver):
 
     def load_state_dict(self, state: dict) -> None:
         """Continue from :meth:`state_dict`'s arrays (refused if made with other options)."""
-        from ..learning.dqn import _functions
+        from ..deep.training import batch_steps
+        from ..learning.dqn import q_functions
         from ..learning.networks import require_jax
-        from .training import batch_steps
 
         jax, jnp, _ = require_jax()
         check_state(state, self.name, self.game.game_id)
@@ -497,7 +496,7 @@ class NFSPSolver(IterativeSolver):
         self.nodes_touched = int(state["nodes_touched"])
         self.grad_steps = int(state["grad_steps"])
         self.cpu_seconds = float(state["cpu_seconds"])
-        q_opt = _functions(self.rl_learning_rate)[0]
+        q_opt = q_functions(self.rl_learning_rate)[0]
         sl_opt = batch_steps("xent", self.sl_learning_rate)[0]
         templates = {"q": self.q_params, "q_target": self.q_params, "avg": self.avg_params,
                      "q_opt": [q_opt.init(x) for x in self.q_params], "avg_opt": [sl_opt.init(x) for x in self.avg_params]}

@@ -1,6 +1,6 @@
 """``zerosum solve GAME --ray auto|ADDRESS [--workers N]``: the public-tree solve, split over Ray.
 
-The result has the public-tree solve's fields (see :mod:`zerosum.public_tree.cli_support`) plus
+The result has the public-tree solve's fields (see :mod:`zerosum.cli.public_tree`) plus
 ``workers``, ``bytes_per_iteration`` (reach vectors sent and value vectors received by the driver,
 per iteration), ``compute_s`` (seconds each worker spent in its passes), ``driver_s`` (the
 driver's own passes over the trunk), ``subtrees`` per worker and ``restarts`` (actors restarted
@@ -13,13 +13,15 @@ from __future__ import annotations
 import inspect
 import time
 
+from ..distributed.ray_runtime import check_workers, start
 from ..errors import ZerosumError
+from .common import parse_params
+from .public_tree import public_result, public_tree_with_progress, resolve_form
+from .runs import resume, run_iterations
 
 
 def check_ray_game(game, form, algorithm) -> None:
     """Refuse, before any work, what --ray cannot split."""
-    from ..public_tree.cli_support import resolve_form
-
     if algorithm == "pcs-mccfr" or form == "history-tree":
         raise ZerosumError("--ray splits the public-tree CFR solvers (cfr, cfr+, lcfr, dcfr); "
                            "run without --ray for this algorithm or form")
@@ -31,12 +33,9 @@ def check_ray_game(game, form, algorithm) -> None:
 
 
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
-                progress_bar, quiet: bool, ray: str = "auto", workers: int | None = None) -> dict:
-    """The result dict of ``zerosum solve ... --ray`` (see the module docstring)."""
-    from ..cli.common import parse_params
-    from ..public_tree.cli_support import public_result, resume_and_run
-    from ..public_tree.compile import public_tree_with_progress
-    from .ray_runtime import check_workers, start
+                quiet: bool, ray: str = "auto", workers: int | None = None) -> tuple[dict, list[str]]:
+    """The result dict of ``zerosum solve ... --ray`` (see the module docstring) and the messages of
+    output files that could not be written."""
     from ..public_tree.split import split_solver
 
     check_workers(workers)
@@ -60,8 +59,9 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
         solver.close()
         solver = split_solver(algorithm, tree, n, dtype=dtype, **kwargs)
     try:
-        rows, solve_s = resume_and_run(solver, resume_path, iterations, marks, progress_bar,
-                                       f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet)
+        resume(solver, resume_path, iterations)
+        _, rows, solve_s = run_iterations(solver, iterations, marks,
+                                          f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet)
         return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                              save_path, dtype=dtype, **solver.stats())
     finally:

@@ -1,0 +1,312 @@
+"""The CFR variants as small objects: each one's rules, written once, for both compiled forms.
+
+A variant is what changes between CFR, CFR+, LCFR, DCFR, PCFR+ and PDCFR+: how the cumulative
+regrets are updated after iteration t (:meth:`Variant.regret_rule`, four numbers, a
+:class:`RegretRule`), how much iteration t's strategy weighs in the average
+(:meth:`Variant.average_weight`) and, for the predictive ones, the factor on the regrets that the
+prediction is added to (:meth:`Predictive.prediction_scale`) and the kind of prediction.  A
+variant holds only its parameters; the drivers that run it hold the arrays and the pass:
+
+* the history tree: :class:`zerosum.solvers.cfr.CFRSolver` (``CFRSolver(game, variant=DCFR())``;
+  ``DCFRSolver(game, alpha=...)`` and the other named classes build their variant for you);
+* the public tree: :class:`zerosum.public_tree.solver.PublicTreeSolver`
+  (``PublicTreeSolver(tree, DCFR(), "float32")``), and its split over Ray,
+  :class:`zerosum.public_tree.split.SplitDriver`.
+
+Both forms apply a rule with the same scalar kernel, :func:`regret_update`, so a variant's run is
+the same on either (up to the summation order of each form's pass).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..errors import ZerosumError
+
+#: the predictions of PCFR+ and PDCFR+ (see :class:`Predictive`)
+PREDICTIONS = ("tree", "local")
+
+
+class RegretRule(NamedTuple):
+    """How a variant turns the cumulative regrets R and this pass's instantaneous regrets r into
+    the new R, in four numbers: ``R <- pre * R + r``, then ``R *= pos`` where R >= 0 and
+    ``R *= neg`` where R < 0, then ``R <- max(R, 0)`` if ``floor``.  Every CFR variant here is one
+    setting (CFR: 1, 1, 1, no floor; CFR+: floor; LCFR: pos = neg = t / (t + 1); DCFR: pos and neg
+    by sign; PDCFR+: pre = d(t - 1), floor), and both compiled forms (history tree, public tree)
+    apply it with the same :func:`regret_update`."""
+
+    pre: float = 1.0
+    pos: float = 1.0
+    neg: float = 1.0
+    floor: bool = False
+
+
+@njit(cache=True, inline="always")
+def regret_update(r, instant, pre, pos, neg, floor):
+    """One cumulative regret after one pass under a :class:`RegretRule` (scalar, for the kernels)."""
+    if pre != 1.0:
+        r = r * pre
+    r = r + instant
+    if r >= 0.0:
+        if pos != 1.0:
+            r = r * pos
+    elif neg != 1.0:
+        r = r * neg
+    if floor and r < 0.0:
+        r = 0.0
+    return r
+
+
+@njit(cache=True)
+def _apply_regret_rule(regrets, instant, pre, pos, neg, floor):
+    for k in range(len(regrets)):
+        regrets[k] = regret_update(regrets[k], instant[k], pre, pos, neg, floor)
+
+
+def apply_regret_rule(regrets: np.ndarray, instant: np.ndarray, rule: RegretRule) -> None:
+    """Update ``regrets`` in place from ``instant`` under ``rule``."""
+    _apply_regret_rule(regrets, np.ascontiguousarray(instant, dtype=regrets.dtype), float(rule.pre),
+                       float(rule.pos), float(rule.neg), bool(rule.floor))
+
+
+def finite(name: str, value) -> float:
+    """A real parameter from the CLI (``--option alpha=1.5``), refused with one line if it is not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ZerosumError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+class Variant:
+    """The base of every variant, with vanilla CFR's rules.  ``params`` names the real parameters
+    a run saves (``param_NAME`` in its state file) and refuses to resume with other values."""
+
+    name = "cfr"
+    params: tuple[str, ...] = ()
+    #: whether the next strategy is built by predictive regret matching+ (see :class:`Predictive`)
+    predictive = False
+
+    def regret_rule(self, t: int) -> RegretRule:
+        """How iteration t's pass updates the cumulative regrets."""
+        return RegretRule()
+
+    def average_weight(self, t: int) -> float:
+        """Weight of iteration t's strategy in the average."""
+        return 1.0
+
+    def save(self, state: dict) -> dict:
+        """Add the parameters to a run's saved state (so a resumed run keeps them)."""
+        for name in self.params:
+            state[f"param_{name}"] = np.array(getattr(self, name))
+        return state
+
+    def check(self, state: dict) -> None:
+        """Refuse to resume a run saved with other parameters."""
+        for name in self.params:
+            saved = state.get(f"param_{name}")
+            if saved is None or float(saved) != getattr(self, name):
+                raise ZerosumError(f"the saved run used {name}={None if saved is None else float(saved)}, "
+                                   f"not {getattr(self, name)}; pass the same --option {name}=...")
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and vars(other) == vars(self)
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(vars(self).items()))))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({args})"
+
+
+class CFR(Variant):
+    """Vanilla CFR (Zinkevich, Johanson, Bowling and Piccione 2007, "Regret Minimization in Games
+    with Incomplete Information", NeurIPS): R <- R + r, every iteration weighs 1 in the average."""
+
+
+class CFRPlus(Variant):
+    """CFR+ (Tammelin 2014, "Solving Large Imperfect Information Games Using CFR+"): regrets
+    floored at zero after each pass (regret matching+), iteration t weighted by t."""
+
+    name = "cfr+"
+
+    def regret_rule(self, t: int) -> RegretRule:
+        return RegretRule(floor=True)
+
+    def average_weight(self, t: int) -> float:
+        return float(t)
+
+
+class LCFR(Variant):
+    """Linear CFR (Brown and Sandholm 2019, "Solving Imperfect-Information Games via Discounted
+    Regret Minimization", AAAI): iteration t's regrets and strategy both count with weight t;
+    DCFR(1, 1, 1).
+
+    Why: early iterations are played with poor strategies; weighting iteration t by t lets them
+    fade away at no cost.  Weighting every instantaneous regret by t is the same, for regret
+    matching, as multiplying the cumulative regrets by t / (t + 1) after each iteration (a positive
+    factor per information set does not change the normalized positive part); we do the latter, as
+    OpenSpiel's ``LCFRSolver`` does, so the two agree step by step.  The average weights iteration
+    t by t."""
+
+    name = "lcfr"
+
+    def regret_rule(self, t: int) -> RegretRule:
+        return RegretRule(pos=t / (t + 1.0), neg=t / (t + 1.0))
+
+    def average_weight(self, t: int) -> float:
+        return float(t)
+
+
+class DCFR(Variant):
+    """Discounted CFR, DCFR(alpha, beta, gamma) (Brown and Sandholm 2019, "Solving
+    Imperfect-Information Games via Discounted Regret Minimization", AAAI).
+
+    Why: CFR+ floors negative regrets at zero and LCFR weights iterations linearly; DCFR
+    interpolates.  After iteration t, positive cumulative regrets are multiplied by
+    t^alpha / (t^alpha + 1) and negative ones by t^beta / (t^beta + 1); iteration t's strategy
+    enters the average with weight t^gamma (the paper's factor (t / (t + 1))^gamma on the running
+    average, unrolled).  The paper's recommended setting (1.5, 0, 2) is the default.  Same step
+    order as OpenSpiel's ``DCFRSolver``: add the instantaneous regrets, then discount by sign."""
+
+    name = "dcfr"
+    params = ("alpha", "beta", "gamma")
+
+    def __init__(self, alpha: float = 1.5, beta: float = 0.0, gamma: float = 2.0):
+        self.alpha = finite("alpha", alpha)
+        self.beta = finite("beta", beta)
+        self.gamma = finite("gamma", gamma)
+        if self.gamma < 0:
+            raise ZerosumError(f"dcfr: gamma must be >= 0 (older iterations may not weigh more), got {gamma}")
+
+    def regret_rule(self, t: int) -> RegretRule:
+        t = float(t)
+        return RegretRule(pos=t ** self.alpha / (t ** self.alpha + 1.0), neg=t ** self.beta / (t ** self.beta + 1.0))
+
+    def average_weight(self, t: int) -> float:
+        return float(t) ** self.gamma
+
+
+class Predictive(Variant):
+    """What PCFR+ and PDCFR+ share: the next strategy is built by predictive regret matching+ on
+    ``prediction_scale(t) * R`` with the last utilities as prediction.
+
+    ``prediction="tree"`` (the default): an information set's predicted counterfactual utilities
+    value the information sets below it under *their new* strategies, so the next strategy is
+    built bottom-up; ``prediction="local"`` uses the last instantaneous counterfactual regret as
+    is (children's old strategies), the simplification of some reference code.  Where it is
+    computed is the driver's: :func:`zerosum.solvers.cfr.predictive_strategy` on the history
+    tree, the depth-first pass's ``predict`` on the public tree."""
+
+    predictive = True
+
+    def _init_prediction(self, prediction: str) -> None:
+        if prediction not in PREDICTIONS:
+            raise ZerosumError(f"{self.name}: prediction must be one of {', '.join(PREDICTIONS)}, got {prediction!r}")
+        self.prediction = prediction
+
+    def prediction_scale(self, t: int) -> float:
+        """Factor on the cumulative regrets the prediction is added to after iteration t."""
+        return 1.0
+
+    def save(self, state: dict) -> dict:
+        state["param_prediction"] = np.array(self.prediction)
+        return super().save(state)
+
+    def check(self, state: dict) -> None:
+        super().check(state)
+        if str(state.get("param_prediction")) != self.prediction:
+            raise ZerosumError(f"the saved run used prediction={state.get('param_prediction')}, "
+                               f"not {self.prediction}")
+
+
+class PCFRPlus(Predictive):
+    """Predictive CFR+ (Farina, Kroer and Sandholm 2021, "Faster Game Solving via Predictive
+    Blackwell Approachability: Connecting Regret Matching and Mirror Descent", AAAI).
+
+    Why: regret matching+ is a Blackwell-approachability algorithm, and like online mirror descent
+    it can be made *optimistic*: play as if the next loss were known in advance.  Predictive regret
+    matching+ (PRM+) at a decision point keeps ``R_t = max(0, R_{t-1} + r_t)`` and plays
+    ``x_{t+1}`` proportional to ``[R_t + m - <m, x_t>]^+`` for a predicted utility vector m.  PCFR+
+    runs PRM+ at every information set of CFR's decomposition with the last utilities as
+    prediction (``g_t``, the values collected under each sequence this iteration).  In the
+    decomposition the prediction of an information set's counterfactual utilities includes the
+    values of the information sets below it under *their new* strategies, so the next strategy is
+    built bottom-up (``prediction="tree"``, the default; ``"local"``: see :class:`Predictive`).
+    Iterates are averaged with quadratic weights t^2 (``gamma=2``)."""
+
+    name = "pcfr+"
+    params = ("gamma",)
+
+    def __init__(self, gamma: float = 2.0, prediction: str = "tree"):
+        self.gamma = finite("gamma", gamma)
+        if self.gamma < 0:
+            raise ZerosumError(f"pcfr+: gamma must be >= 0, got {gamma}")
+        self._init_prediction(prediction)
+
+    def regret_rule(self, t: int) -> RegretRule:
+        return RegretRule(floor=True)
+
+    def prediction_scale(self, t: int) -> float:
+        """1: the prediction is added to the floored regrets as they are."""
+        return 1.0
+
+    def average_weight(self, t: int) -> float:
+        return float(t) ** self.gamma
+
+
+class PDCFRPlus(Predictive):
+    """Predictive discounted CFR+, PDCFR+ (Xu, Li, Liu, Fu, Fu, Xing and Cheng 2024, "Minimizing
+    Weighted Counterfactual Regret with Optimistic Online Mirror Descent", IJCAI).
+
+    Why: DCFR's discounting and PCFR+'s prediction help in different games (discounting when
+    early mistakes are costly, prediction when play is smooth); PDCFR+ uses both.  With
+    d(s) = s^alpha / (s^alpha + 1) (so d(0) = 0), at each information set and iteration t:
+
+    * cumulative regrets ``R_t = max(0, d(t-1) * R_{t-1} + r_t)`` (discounted, floored as in CFR+);
+    * next strategy by predictive regret matching+ on ``d(t) * R_t`` (the regrets the next update
+      starts from) with the last utilities as prediction, bottom-up as in :class:`PCFRPlus`
+      (``prediction="local"``: ``[d(t) * R_t + r_t]^+``, the form of the paper's own code);
+    * iteration t's strategy weighs t^gamma in the average.
+
+    The paper's defaults are alpha = 2.3, gamma = 5, with alternating updates."""
+
+    name = "pdcfr+"
+    params = ("alpha", "gamma")
+
+    def __init__(self, alpha: float = 2.3, gamma: float = 5.0, prediction: str = "tree"):
+        self.alpha = finite("alpha", alpha)
+        self.gamma = finite("gamma", gamma)
+        if self.alpha < 0 or self.gamma < 0:
+            raise ZerosumError(f"pdcfr+: alpha and gamma must be >= 0, got alpha={alpha}, gamma={gamma}")
+        self._init_prediction(prediction)
+
+    def discount(self, s: int) -> float:
+        """d(s) = s^alpha / (s^alpha + 1), d(0) = 0."""
+        s = float(s)
+        return s ** self.alpha / (s ** self.alpha + 1.0) if s > 0 else 0.0
+
+    def regret_rule(self, t: int) -> RegretRule:
+        return RegretRule(pre=self.discount(t - 1), floor=True)
+
+    def prediction_scale(self, t: int) -> float:
+        """d(t): the prediction is added to the regrets the next update starts from."""
+        return self.discount(t)
+
+    def average_weight(self, t: int) -> float:
+        return float(t) ** self.gamma
+
+
+#: every variant by the name ``zerosum solve -a NAME`` takes
+VARIANTS = {v.name: v for v in (CFR, CFRPlus, LCFR, DCFR, PCFRPlus, PDCFRPlus)}
+
+
+def check_variant(variant) -> Variant:
+    """``variant`` if it is a variant object, else a one-line refusal."""
+    if not isinstance(variant, Variant):
+        raise ZerosumError(f"expected a CFR variant object ({', '.join(c.__name__ + '()' for c in VARIANTS.values())} "
+                           f"of zerosum.solvers.rules), got {variant!r}")
+    return variant
