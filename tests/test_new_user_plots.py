@@ -18,7 +18,7 @@ def captured(monkeypatch):
     monkeypatch.setattr(plots, "save_figure", lambda fig, path: figs.append(fig))
     yield figs
     for fig in figs:
-        plots._pyplot().close(fig)
+        plots.pyplot().close(fig)
 
 
 def test_exact_zeros_are_drawn_on_a_floor_not_dropped(captured):
