@@ -11,6 +11,8 @@ from ..errors import ZerosumError
 from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status
 from .runs import resume, run_iterations, solve_result, write_outputs
 
+#: constructor parameters of a solver that are not --option keys
+NOT_OPTIONS = ("self", "game", "variant")
 DEFAULT_CHECKPOINTS = (10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
 
 param_option = click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
@@ -117,11 +119,12 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
         kwargs["alternating"] = False
     if seed is not None:
         kwargs["seed"] = seed
-    accepted = inspect.signature(cls.__init__).parameters
+    # not options: the game, and the variant object CFRSolver takes from Python (-a names the variant)
+    accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in NOT_OPTIONS]
     for key in kwargs:
         if key not in accepted:
             flags = {"alternating": "--simultaneous", "seed": "--seed"}
-            takes = [flags.get(k, f"--option {k}") for k in accepted if k not in ("self", "game")]
+            takes = [flags.get(k, f"--option {k}") for k in accepted]
             raise ZerosumError(f"{algorithm} does not take {flags.get(key, f'--option {key}')}; "
                                + (f"it takes {', '.join(takes)}" if takes else "it takes no options"))
     return cls(game, **kwargs)
@@ -284,7 +287,7 @@ def _print_algorithms(as_json: bool) -> None:
     for name, cls in sorted(SOLVERS.items()):
         doc = (cls.__doc__ or "").strip().split("\n\n")[0]
         params = [p for p in inspect.signature(cls.__init__).parameters.values()
-                  if p.name not in ("self", "game") and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+                  if p.name not in NOT_OPTIONS and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         flags = {"alternating": "--simultaneous", "seed": "--seed"}
         opts = [flags.get(p.name, f"{p.name}={p.default!r}" if p.default is not p.empty else p.name)
                 for p in params]

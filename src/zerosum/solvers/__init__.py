@@ -6,7 +6,9 @@ a game (or its compiled form) and has ``run(iterations, checkpoints)``, ``averag
 
 Where things live:
 
-* :mod:`.cfr` -- CFR and CFR+ (``CFRSolver``, ``CFRPlusSolver``), the driver the variants share;
+* :mod:`.rules` -- every CFR variant's rule as a small object (regret rule, average weight,
+  prediction), taken by both forms; :mod:`.cfr` -- CFR and CFR+ (``CFRSolver``, ``CFRPlusSolver``),
+  the history-tree driver the variants share;
   :mod:`.lcfr`, :mod:`.dcfr`, :mod:`.pcfr`, :mod:`.pdcfr_plus` -- linear, discounted, predictive
   and predictive discounted CFR;
 * :mod:`.lp` -- the exact sequence-form linear program (``LPSolver``);

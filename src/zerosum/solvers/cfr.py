@@ -89,9 +89,10 @@ def predictive_strategy(tree: Treeplex, regrets: np.ndarray, g: np.ndarray, pi: 
 
 
 class CFRSolver(IterativeSolver):
-    """Vanilla CFR (Zinkevich et al. 2007), or the CFR variant ``variant`` (an object of
-    :mod:`zerosum.solvers.rules`: ``CFRPlus()``, ``DCFR(alpha=2.0)``, ...).
+    """Vanilla CFR (Zinkevich et al. 2007).
 
+    From Python, ``variant`` runs any CFR variant on this driver (an object of
+    :mod:`zerosum.solvers.rules`: ``CFRPlus()``, ``DCFR(alpha=2.0)``, ...).
     ``alternating=False`` gives simultaneous updates, as in the Kuhn notebook: both players'
     regrets come from the same profile.  A predictive variant (PCFR+, PDCFR+) also keeps the last
     values and instantaneous regrets and builds the next strategy from them.
@@ -225,8 +226,9 @@ class CFRSolver(IterativeSolver):
 
 
 class CFRPlusSolver(CFRSolver):
-    """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t
-    (:class:`zerosum.solvers.rules.CFRPlus`)."""
+    """CFR+ (Tammelin 2014): regrets floored at zero after each pass, iteration t weighted by t.
+
+    Its rule is :class:`zerosum.solvers.rules.CFRPlus`."""
 
     name = "cfr+"
 
