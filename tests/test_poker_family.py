@@ -235,3 +235,18 @@ def test_both_forms_agree_with_brute_force_when_both_can_pair():
         on_history = evaluate(cg, policy.to_tabular(cg))
         assert abs(mine["value"] - brute) < 1e-12 and abs(on_history.value - brute) < 1e-12
         assert abs(on_history.nash_conv - mine["nash_conv"]) < 1e-12
+
+
+def test_the_betting_helpers_leduc_and_the_family_share():
+    from zerosum.core.game import CHANCE, TERMINAL
+    from zerosum.poker.family import PokerHistory, child_history, contributions, deck_outcomes, to_act
+
+    assert contributions(("crrc", "rc"), 1.0, (2.0, 4.0)) == [9.0, 9.0]    # 1 + 2 + 2 (a bet, a raise), then 4
+    assert contributions(("r",), 1.0, (2.0, 4.0)) == [3.0, 1.0]
+    assert deck_outcomes("JQ", "JQK", 2) == [("J", 0.25), ("Q", 0.25), ("K", 0.5)]
+    h = child_history(child_history(PokerHistory("", ("",)), "J", True), "Q", True)
+    assert h == PokerHistory("JQ", ("",)) and to_act(h, 2) == 0
+    h = child_history(child_history(h, "c", False), "c", False)
+    assert to_act(h, 2) == CHANCE and to_act(h, 1) == TERMINAL
+    assert child_history(h, "K", True) == PokerHistory("JQK", ("cc", ""))
+    assert to_act(child_history(h, "r", False)._replace(rounds=("cc", "rf")), 2) == TERMINAL
