@@ -24,7 +24,18 @@ import numpy as np
 
 from ..errors import ZerosumError
 from ..solvers.base import IterativeSolver, check_state
-from ..solvers.rules import CFR, DCFR, LCFR, CFRPlus, PCFRPlus, PDCFRPlus, Variant, check_variant
+from ..solvers.rules import (
+    CFR,
+    DCFR,
+    HSDCFR,
+    LCFR,
+    CFRPlus,
+    HSPCFRPlus,
+    PCFRPlus,
+    PDCFRPlus,
+    Variant,
+    check_variant,
+)
 from . import kernels
 from .form import PublicTree
 from .passes import ShapeWorkspace, Workspace, nash_conv_public, per_node_fits
@@ -293,7 +304,7 @@ def _sampling_class(dtype: str) -> type:
 
 #: what runs on the public tree: each CFR variant's rules class, and PCS-MCCFR's solver class
 VARIANTS = {"cfr": CFR, "cfr+": CFRPlus, "lcfr": LCFR, "dcfr": DCFR, "pcfr+": PCFRPlus, "pdcfr+": PDCFRPlus,
-            "pcs-mccfr": PublicChanceSampling}
+            "hs-dcfr": HSDCFR, "hs-pcfr+": HSPCFRPlus, "pcs-mccfr": PublicChanceSampling}
 _CLASSES: dict = {}
 
 

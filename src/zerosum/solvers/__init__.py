@@ -43,6 +43,7 @@ from .cfr import CFRPlusSolver, CFRSolver
 from .dcfr import DCFRSolver
 from .deep_cfr import DeepCFRSolver, SingleDeepCFRSolver
 from .dynamics import IteratedBestResponse, MagnetDynamics, MirrorDescent, MovingMagnet
+from .hs import HSDCFRSolver, HSPCFRPlusSolver
 from .lcfr import LCFRSolver
 from .lp import LPSolver
 from .mccfr import ExternalSamplingSolver, OutcomeSamplingSolver
@@ -61,6 +62,8 @@ SOLVERS = {
     "dcfr": DCFRSolver,
     "pcfr+": PCFRPlusSolver,
     "pdcfr+": PDCFRPlusSolver,
+    "hs-dcfr": HSDCFRSolver,
+    "hs-pcfr+": HSPCFRPlusSolver,
     "psro": PSROSolver,
     "lp": LPSolver,
     "mmd": MMDSolver,

@@ -55,7 +55,7 @@ class SplitDriver(IterativeSolver):
             raise ZerosumError("the public tree runs alternating updates only")
         self.variant = CFR() if variant is None else check_variant(variant)
         if self.variant.predictive:
-            raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
+            raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
         self.dtype = check_dtype(dtype)
         self.n_workers = int(workers)
         self.checkpoint_every = max(int(checkpoint_every), 1)
@@ -377,7 +377,7 @@ def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, chec
     one process); ``compiled_graph=False`` sends each pass as plain actor calls (same results,
     slower).  Its class's ``__init__`` lists the variant's parameters (what the CLI checks)."""
     if name not in VARIANTS or name == "pcs-mccfr" or VARIANTS[name].predictive:
-        raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr")
+        raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
     if workers < 1:
         raise ZerosumError(f"--workers must be at least 1, got {workers}")
     check_dtype(dtype)
