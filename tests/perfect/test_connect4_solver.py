@@ -288,8 +288,9 @@ def test_cli_analyze_json_and_errors(tmp_path):
     assert [p["score"] for p in out["positions"]] == [18, -18]
     assert out["count"] == 2 and out["mismatches"] == 1
     r = runner.invoke(cli, ["analyze", "connect4", "--file", str(f)])
-    assert r.exit_code == 0
-    assert r.stdout.splitlines() == ["121212 18", "26364 -18"]
+    assert r.exit_code == 1  # a mismatch fails (issue 27, item 14) and is listed as a comment
+    assert r.stdout.splitlines() == ["121212 18", "26364 -18",
+                                     f"# mismatch: {f}, line 3: 26364 expected -17, got -18"]
 
     f.write_text("121212 18\n12x 3\n")
     r = runner.invoke(cli, ["analyze", "connect4", "--file", str(f)])

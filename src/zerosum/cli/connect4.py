@@ -8,7 +8,7 @@ import time
 import click
 
 from ..errors import ZerosumError
-from .common import compact_moves, console, emit_json, progress_bar, progress_status
+from .common import compact_moves, console, emit_json, parse_params, progress_bar, progress_status
 
 GAMES = ("connect4",)
 
@@ -20,7 +20,10 @@ def _outcome(score: int | None) -> str:
 
 
 def _read_positions(path: str) -> list[tuple[int, str, int | None]]:
-    """(line number, moves, expected score or None) for each non-blank line of the file."""
+    """(line number, moves, expected score or None) for each position line of the file.
+
+    Blank lines and comments (from ``#`` to the end of the line) are skipped, so a test set can
+    carry its provenance in a header."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
@@ -30,7 +33,7 @@ def _read_positions(path: str) -> list[tuple[int, str, int | None]]:
         raise ZerosumError(f"cannot read {path!r}: not a UTF-8 text file") from None
     out = []
     for number, line in enumerate(lines, start=1):
-        fields = line.split()
+        fields = line.split("#", 1)[0].split()
         if not fields:
             continue
         if len(fields) > 2:
@@ -45,6 +48,22 @@ def _read_positions(path: str) -> list[tuple[int, str, int | None]]:
     return out
 
 
+def _board_size(params, width, height) -> tuple[int, int]:
+    """Width and height from ``--param`` (the spelling the other perfect-information commands
+    use), or from the older hidden ``--width/--height``; 7x6 by default."""
+    given = parse_params(params)
+    unknown = sorted(set(given) - {"width", "height"})
+    if unknown:
+        raise ZerosumError(f"analyze connect4 takes --param width=N and --param height=N, not {unknown[0]!r} "
+                           "(e.g. zerosum analyze connect4 4453 --param width=7 --param height=6)")
+    size = {"width": 7 if width is None else width, "height": 6 if height is None else height}
+    for key, value in given.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ZerosumError(f"--param {key}= expects an integer, got {value!r}")
+        size[key] = value
+    return size["width"], size["height"]
+
+
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
@@ -55,12 +74,14 @@ def _sign(x: int) -> int:
 @click.option("--file", "path", type=click.Path(dir_okay=False), default=None,
               help="Positions, one per line: 'MOVES' or 'MOVES SCORE' (Pons's test-set format).")
 @click.option("--weak", is_flag=True, help="Only win (1), draw (0) or loss (-1); often faster.")
-@click.option("--width", type=int, default=7, show_default=True, help="Board width.")
-@click.option("--height", type=int, default=6, show_default=True, help="Board height.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Board size, as at search/play/tournament: --param width=7 --param height=6 (the default).")
+@click.option("--width", type=int, default=None, hidden=True, help="Old spelling of --param width=N.")
+@click.option("--height", type=int, default=None, hidden=True, help="Old spelling of --param height=N.")
 @click.option("--table-size-log2", type=int, default=24, show_default=True,
               help="Transposition table of 2**N slots of 8 bytes (24: 128 MiB).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
+def analyze(game, moves, path, weak, params, width, height, table_size_log2, as_json):
     """Exact score of every column after MOVES (columns 1..7 from the empty board), or of every
     position of a --file.  Scores follow Pascal Pons's convention: from the point of view of the
     player who moves, 0 draw, positive a win (22 minus the winner's stones at the end on 7x6),
@@ -72,6 +93,7 @@ def analyze(game, moves, path, weak, width, height, table_size_log2, as_json):
         raise ZerosumError("give either MOVES or --file POSITIONS (exactly one)")
     from ..perfect.connect4_solver import Connect4Solver
 
+    width, height = _board_size(params, width, height)
     solver = Connect4Solver(width, height, table_size_log2=table_size_log2)
     if path is not None:
         _analyze_file(solver, path, weak, as_json)
@@ -115,7 +137,7 @@ def _analyze_file(solver, path, weak, as_json):
     if not positions:
         raise ZerosumError(f"{path!r} holds no position: expected one 'MOVES' or 'MOVES SCORE' per line")
     results = []
-    mismatches = 0
+    mismatched = []
     start = time.perf_counter()
     with progress_bar(len(positions), "solving", enabled=not as_json, unit="positions") as advance:
         for number, moves, expected in positions:
@@ -126,8 +148,10 @@ def _analyze_file(solver, path, weak, as_json):
                 raise ZerosumError(f"{path}, line {number}: {e}") from None
             row = {"line": number, "moves": moves, "score": score, "expected": expected,
                    "nodes": solver.nodes, "time_s": time.perf_counter() - t0}
-            if expected is not None and (_sign(expected) != score if weak else expected != score):
-                mismatches += 1
+            differs = expected is not None and (_sign(expected) != score if weak else expected != score)
+            row["match"] = None if expected is None else not differs
+            if differs:
+                mismatched.append({"line": number, "moves": moves, "expected": expected, "score": score})
             results.append(row)
             if not as_json:
                 click.echo(f"{moves} {score}")
@@ -136,9 +160,16 @@ def _analyze_file(solver, path, weak, as_json):
     checked = sum(r["expected"] is not None for r in results)
     if as_json:
         emit_json({"game": "connect4", "file": path, "weak": weak, "count": len(results),
-                   "checked": checked, "mismatches": mismatches, "time_s": elapsed,
-                   "positions": results})
-        return
-    if checked:
-        click.echo(f"{len(results)} positions in {elapsed:.2f} s; {checked} had a score in the file, "
-                   f"{mismatches} differ" + (" in sign" if weak else ""), err=True)
+                   "checked": checked, "mismatches": len(mismatched), "mismatched": mismatched,
+                   "time_s": elapsed, "positions": results})
+    else:
+        if checked:
+            click.echo(f"{len(results)} position{'' if len(results) == 1 else 's'} in {elapsed:.2f} s; "
+                       f"{checked} had a score in the file, {len(mismatched)} "
+                       f"differ{'s' if len(mismatched) == 1 else ''}" + (" in sign" if weak else ""), err=True)
+        for m in mismatched:  # as comments, so that stdout stays a valid positions file
+            click.echo(f"# mismatch: {path}, line {m['line']}: {m['moves']} expected {m['expected']}, "
+                       f"got {m['score']}")
+    if mismatched:
+        # A checked test set that disagrees is a failure a script must see without parsing output.
+        raise click.exceptions.Exit(1)

@@ -30,20 +30,25 @@ def experiment_command(name: str):
     """Turn ``fn(plot, progress, **options) -> Report`` into ``zerosum experiment NAME``.
 
     Adds ``--json`` and ``--plot PATH`` (default ``zerosum-NAME.png``; ``--no-plot`` for none).
+    Under ``--json`` no figure is drawn unless ``--plot PATH`` is given: a script that asked for
+    one JSON object on stdout should not find a PNG left in its working folder.
     ``progress`` is False under --json.  Extra click options go between this decorator and fn.
     """
     def deco(fn):
         @click.command(name=name, help=fn.__doc__)
         @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a 'tables' list.")
-        @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=f"zerosum-{name}.png",
-                      show_default=True, help="Where to write the figure (PNG).")
+        @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                      help=f"Where to write the figure (PNG); default zerosum-{name}.png, none under --json.")
         @click.option("--no-plot", is_flag=True, help="Do not draw a figure.")
         @functools.wraps(fn)
         def cmd(as_json, plot_path, no_plot, **options):
             from ..plots import check_plot_path
             from .common import emit_json
 
-            plot = None if no_plot else plot_path
+            if no_plot or (plot_path is None and as_json):
+                plot = None
+            else:
+                plot = plot_path or f"zerosum-{name}.png"
             check_plot_path(plot)
             report = fn(plot=plot, progress=not as_json, **options)
             if as_json:
@@ -92,7 +97,8 @@ def _stderr_lines(logger: str):
 @experiment_command("discounting")
 @click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--games", default="kuhn,leduc", show_default=True, help="Comma-separated game names.")
-@click.option("--variants", default=",".join(VARIANTS), show_default=True, help="Comma-separated solvers.")
+@click.option("--variants", default=",".join(VARIANTS), show_default=True,
+              help="Comma-separated solvers, or all (adds hs-dcfr, hs-pcfr+).")
 def _discounting(plot, progress, iterations, games, variants):
     """Linear, discounted and predictive CFR against CFR and CFR+, with the LP's exact value."""
     from ..experiments.discounting import discounting

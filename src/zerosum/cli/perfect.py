@@ -132,7 +132,9 @@ def search(game, moves, algorithms, depth, time_budget, max_nodes, params, as_js
         raise ZerosumError(f"every search would visit more than {max_nodes:,} nodes "
                            f"({'; '.join(s['algorithm'] + ': ' + s['reason'] for s in skipped)}); "
                            f"give --depth D or a larger --max-nodes")
-    out = {"game": g.id, "moves": moves or "", "player": g.player(state), "depth": depth, "results": rows,
+    over = g.is_terminal(state)
+    out = {"game": g.id, "moves": moves or "", "player": g.player(state), "depth": depth,
+           "game_over": over, "winner": g.winner(state) if over else None, "results": rows,
            "skipped": skipped, "positions": size.positions if size else None,
            "tree_nodes": size.nodes if size else None}
     if as_json:
@@ -143,13 +145,19 @@ def search(game, moves, algorithms, depth, time_budget, max_nodes, params, as_js
     c = console()
     c.print(g.render(state))
     who = "the first player" if g.player(state) == 0 else "the second player"
-    c.print(f"values are for {who} (to move); depth {'to the end' if depth is None else depth}")
+    if over:  # no move to search: say who won rather than print "move None" rows
+        w = out["winner"]
+        c.print("game over: " + ("a draw" if w is None else f"{'the first' if w == 0 else 'the second'} "
+                                 f"player won") + f"; values are for {who} (the player who would move next)")
+    else:
+        c.print(f"values are for {who} (to move); depth {'to the end' if depth is None else depth}")
     t = Table(title=f"search on {g.id}")
     for col in ("algorithm", "value", "move", "nodes", "TT hits", "TT misses", "depth", "seconds"):
         t.add_column(col, justify="left" if col == "algorithm" else "right", no_wrap=True)
     for r in rows:
         tt = r["tt_hits"] + r["tt_misses"] > 0
-        t.add_row(r["algorithm"], f"{r['value']:.4g}", str(r["move"]), f"{r['nodes']:,}",
+        t.add_row(r["algorithm"], f"{r['value']:.4g}", "-" if r["move"] is None else str(r["move"]),
+                  f"{r['nodes']:,}",
                   f"{r['tt_hits']:,}" if tt else "-", f"{r['tt_misses']:,}" if tt else "-",
                   "end" if r["depth"] is None else str(r["depth"]), f"{r['seconds']:.4f}")
     c.print(t)
@@ -163,8 +171,10 @@ def _agent_seed(seed, i):
 
 @click.command()
 @click.argument("game")
-@click.option("--agents", "agent_specs", required=True,
-              help="Comma-separated agents: random, alphabeta[:DEPTH], id:SECONDS, mcts:PLAYOUTS, solver.")
+@click.option("--agents", "agent_specs", default=None,
+              help="Comma-separated agents: random, alphabeta[:DEPTH], id:SECONDS, mcts:PLAYOUTS, solver "
+                   "(default: random,alphabeta,mcts:200 at tic-tac-toe and Nim, random,alphabeta:4,mcts:200 "
+                   "elsewhere).")
 @click.option("--games", "-n", "n_games", type=int, default=10, show_default=True,
               help="Games per pair of agents (who moves first alternates).")
 @click.option("--seed", type=int, default=None, help="Random seed (agents' tie-breaking, random moves, playouts).")
@@ -176,6 +186,8 @@ def tournament(game, agent_specs, n_games, seed, params, as_json):
     from ..perfect.tournament import round_robin
 
     g = _game(game, params)
+    if agent_specs is None:  # `zerosum tournament GAME` as the README shows it: a quick, telling field
+        agent_specs = _default_agents(g)
     specs = [s.strip() for s in agent_specs.split(",") if s.strip()]
     agents = [make_agent(s, seed=_agent_seed(seed, i)) for i, s in enumerate(specs)]
     if len(agents) < 2:
@@ -199,7 +211,7 @@ def tournament(game, agent_specs, n_games, seed, params, as_json):
     from rich.table import Table
 
     c = console()
-    t = Table(title=f"tournament on {g.id}: {n_games} games per pair, first move alternating")
+    t = Table(title=f"tournament on {g.id}: {n_games} game{'' if n_games == 1 else 's'} per pair, first move alternating")
     for col in ("agent", "games", "wins", "draws", "losses", "ms / move", "Elo"):
         t.add_column(col, justify="left" if col == "agent" else "right")
     for r in sorted(res["agents"], key=lambda r: -r["rating"]):
@@ -214,6 +226,11 @@ def tournament(game, agent_specs, n_games, seed, params, as_json):
         p.add_row(r["agent"], r["opponent"], f"{r['wins']}-{r['draws']}-{r['losses']}")
     c.print(p)
     c.print("Elo: Bradley-Terry maximum likelihood, draws as half wins, one virtual draw per pair, mean 1500")
+
+
+def _default_agents(game) -> str:
+    # a weak, a strong and a sampling agent; depth 4 keeps a Connect Four game under a second
+    return "random,alphabeta,mcts:200" if game.name in ("tictactoe", "nim") else "random,alphabeta:4,mcts:200"
 
 
 def _default_agent(game) -> str:

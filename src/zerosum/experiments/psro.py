@@ -56,7 +56,7 @@ def lab_part4(plot=None, progress=False, iterations: int = 150, band: bool = Fal
         table.add(label, *(curve[m - 1]["nash_conv"] for m in marks))
     report = Report("psro", [table])
     support = curves["PSRO (Nash)"][-1]["support"]
-    report.notes.append(f"populations of {iterations} strategies per player; the Nash meta-strategy uses "
+    report.notes.append(f"populations of {iterations} strateg{'y' if iterations == 1 else 'ies'} per player; the Nash meta-strategy uses "
                         f"{support[0]} and {support[1]} of them at iteration {iterations}")
     if band:
         tb = Table("PSRO (Nash) under other LP tie-breaking rules: NashConv of the meta-strategy",

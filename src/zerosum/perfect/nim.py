@@ -73,6 +73,8 @@ class Nim(PerfectGame):
     def render(self, state):
         heaps, p = state
         lines = [f"heap {i + 1}: {'|' * h} ({h})" for i, h in enumerate(heaps)]
+        if self.is_terminal(state):  # nobody is to move: the previous player took the last object
+            return "\n".join(lines) + f"\ngame over: player {1 - p} took the last object and wins"
         return "\n".join(lines) + f"\nplayer {p} to move"
 
     def order_moves(self, state, moves):
