@@ -134,7 +134,9 @@ def test_algorithm_help_lists_every_solver_with_its_options():
     r = run("solve", "kuhn", "-a", "help", "--json")
     assert r.exit_code == 0, r.output
     rows = {row["algorithm"]: row for row in json.loads(r.stdout)["algorithms"]}
-    assert set(rows) == set(zerosum.SOLVERS)
+    from zerosum.public_tree.solver import VARIANTS
+
+    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS)  # pcs-mccfr too (public tree only)
     assert "alpha=1.5" in rows["dcfr"]["options"] and "--seed" in rows["os-mccfr"]["options"]
     assert run("solve", "kuhn", "-a", "help").exit_code == 0
 

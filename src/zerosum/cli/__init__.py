@@ -62,6 +62,11 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except ZerosumError as e:
             raise click.ClickException(str(e)) from None
+        except KeyboardInterrupt:  # click's default: "Aborted!" and exit 1; the shell's code is 130
+            # iterative solves stop cleanly on the first Ctrl-C and write their files (cli.runs);
+            # this is what every other command (and a second Ctrl-C) does
+            click.echo("interrupted (Ctrl-C): stopped before finishing, nothing more written", err=True)
+            raise click.exceptions.Exit(130) from None
 
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]},

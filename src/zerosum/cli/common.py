@@ -43,7 +43,9 @@ def load_from_cli(name: str, params: tuple[str, ...] = ()):
 
         if params:
             raise ZerosumError("a Gambit .efg game takes no --param")
-        if not Path(name).is_file():  # before the extra's hint: the file is the first thing wrong
+        from ..files import probe
+
+        if not probe(name):  # before the extra's hint: the file is the first thing wrong
             reason = "it is a directory" if Path(name).is_dir() else "no such file"
             raise ZerosumError(f"cannot read {name!r}: {reason}")
         return load_efg(name)

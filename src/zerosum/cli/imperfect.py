@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import click
 
 from ..errors import ZerosumError
 from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status
-from .runs import resume, run_iterations, solve_result, write_outputs
+from .runs import finish_interrupted, resume, run_iterations, solve_result, write_outputs
 
 #: constructor parameters of a solver that are not --option keys
 NOT_OPTIONS = ("self", "game", "variant")
@@ -79,7 +78,11 @@ def _parse_checkpoints(text: str | None, iterations: int) -> list[int]:
             raise ZerosumError(f"--checkpoints expects comma-separated integers, got {text!r}") from None
         if any(m <= 0 for m in marks):
             raise ZerosumError("checkpoints must be positive")
-    return sorted({m for m in marks if m <= iterations} | {iterations})
+        past = sorted(m for m in marks if m > iterations)
+        if past:  # refused rather than dropped: the user asked for a row that would never come
+            raise ZerosumError(f"--checkpoints {','.join(map(str, past))} past --iterations {iterations:,}: "
+                               f"ask for -n {past[-1]} (or drop those checkpoints)")
+    return sorted(set(marks) | {iterations})
 
 
 def first_actions(policy) -> dict:
@@ -122,6 +125,10 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
     # not options: the game, and the variant object CFRSolver takes from Python (-a names the variant)
     accepted = [k for k in inspect.signature(cls.__init__).parameters if k not in NOT_OPTIONS]
     for key in kwargs:
+        if key == "dtype" and "dtype" not in accepted:  # a public-tree option: say where it applies
+            raise ZerosumError("--option dtype (float32 or float64) applies on the public tree only (poker, "
+                               "holdem, with a CFR-family -a); this run is on the history tree, in float64: "
+                               "drop --option dtype")
         if key not in accepted:
             flags = {"alternating": "--simultaneous", "seed": "--seed"}
             takes = [flags.get(k, f"--option {k}") for k in accepted]
@@ -134,16 +141,30 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 @click.argument("game")
 @click.option("--algorithm", "-a", default="cfr+", show_default=True,
               help="Solver: cfr, cfr+ (and the other names listed by --algorithm help).")
-@click.option("--iterations", "-n", type=int, default=1000, show_default=True)
-@click.option("--checkpoints", default=None, help="Comma-separated iterations to report (default 10,30,100,...).")
+@click.option("--iterations", "-n", type=int, default=None,
+              help="Iterations to run (the total to reach with --resume); default 1000, 100 for deep-cfr and "
+                   "sd-cfr (each algorithm's default_iterations).")
+@click.option("--checkpoints", default=None,
+              help="Comma-separated iterations to report, at most -n (default 10,30,100,...).")
 @click.option("--simultaneous", is_flag=True, help="Simultaneous instead of alternating updates.")
 @click.option("--seed", type=int, default=None, help="Random seed (sampling algorithms).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
               help="Algorithm option (repeatable), e.g. --option alpha=1.5; VALUE read as JSON.")
-@click.option("--save", "save_path", type=click.Path(dir_okay=False), help="Save the average policy (JSON).")
+@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+              help="Save the method's result (JSON): the average policy, or the current strategy of a "
+                   "last-iterate method (magnet, moving-magnet, mmd, proximal-magnet).")
+@click.option("--save-current", "save_current", type=click.Path(dir_okay=False),
+              help="Save the current (last-iterate) strategy (JSON), for any iterative solver.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Plot NashConv against iterations.")
 @click.option("--save-state", "state_path", type=click.Path(dir_okay=False),
               help="Save the solver's state (.npz) at the end, to resume later.")
+@click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Stop after about SECONDS of solving (the step in flight completes); -n stays the upper bound.")
+@click.option("--target-nashconv", "target", type=click.FloatRange(min=0), default=None, metavar="X",
+              help="Stop once NashConv of the method's result strategy is at most X, checked at the checkpoints "
+                   "(add --checkpoints for a finer check).")
+@click.option("--save-every", "save_every", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --save-state: also write the state every N iterations (atomically), not only at the end.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
               help="Resume from a saved state; --iterations is then the total to reach.")
 @click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
@@ -156,8 +177,12 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 @param_option
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
-          resume_path, params, as_json, form=None, ray_address=None, workers=None):
+          resume_path, params, as_json, form=None, ray_address=None, workers=None, save_current=None,
+          save_every=None, seconds=None, target=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
+
+    Ctrl-C stops after the iteration in flight, writes the files asked for and the results so far,
+    and exits 130 (resume with --resume STATE where --save-state was given).
 
     ``-a help`` lists the algorithms.  Output paths are checked before any work; if a file still
     cannot be written at the end, the results are printed first and the command then fails.
@@ -167,18 +192,27 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if algorithm in ("help", "list"):
         _print_algorithms(as_json)
         return
-    if algorithm not in SOLVERS and algorithm != "pcs-mccfr":  # pcs-mccfr: public tree only
-        raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(sorted(SOLVERS))} "
+    if algorithm not in algorithm_names():
+        raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(algorithm_names())} "
                            f"(-a help describes them)")
+    if iterations is None:  # per algorithm: the network solvers take ~1 s an iteration
+        iterations = getattr(SOLVERS.get(algorithm), "default_iterations", 1000)
     check_iterations(iterations)
     marks = _parse_checkpoints(checkpoints, iterations)
-    for path in (save_path, state_path):
-        check_writable(path)
+    from ..files import check_policy_path
+
+    check_policy_path(save_path)  # also refuses a Gambit .efg name: --save writes JSON
+    check_policy_path(save_current)
+    if save_every and not state_path:
+        raise ZerosumError("--save-every N writes the --save-state file every N iterations; add --save-state RUN.npz")
+    check_writable(state_path)
     if plot_path:
         from ..plots import check_plot_path
 
         check_plot_path(plot_path)
-    if resume_path and not Path(resume_path).is_file():  # an input: also checked before the work
+    from ..files import probe
+
+    if resume_path and not probe(resume_path, verb="read state file"):  # an input: checked before the work
         raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
     g = load_from_cli(game, params)
     if algorithm == "lp":
@@ -197,16 +231,19 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
             or algorithm == "pcs-mccfr":
         if algorithm == "pcs-mccfr":
             resolve_form(g, "public-tree")
+        if save_current:  # the public tree's solvers are judged by their average
+            raise ZerosumError("--save-current is for the history tree; add --form history-tree (or use --save)")
         run = solve_split if ray_address else solve_public
         extra = (ray_address, workers) if ray_address else ()
         result, failed = run(g, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path,
-                             save_path, as_json, *extra)
+                             save_path, as_json, *extra, save_every=save_every, seconds=seconds, target=target)
         if plot_path:  # a late write failure comes after the results, as below
             failed += write_outputs(result, None, None, plot=(plot_path, result["checkpoints"],
                                                               f"{algorithm} on {g.id}"))
         emit_json(result) if as_json else _print_solve(result)
         if failed:
             raise ZerosumError("; ".join(failed))
+        finish_interrupted(result)
         return
     t0 = time.perf_counter()
     cg = compile_with_progress(g, enabled=not as_json)
@@ -221,9 +258,16 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
                                "q-learning or policy-gradient")
         solver.parallel = (ray_address, start(ray_address, workers))
     one_shot = not hasattr(solver, "iterate")  # the LP: -n, checkpoints and curves do not apply
+    if save_current and (one_shot or not hasattr(solver, "current_policy")):
+        raise ZerosumError(f"{algorithm} has no current strategy to save; drop --save-current (--save writes "
+                           f"its result)")
     notes = []
     if one_shot and (state_path or resume_path):
         solver.state_dict()  # before the work: the one-shot solver says why it has no state
+    elif (state_path or resume_path) and not hasattr(solver, "state_dict"):  # not a traceback after the run
+        flag = "--save-state" if state_path else "--resume"
+        raise ZerosumError(f"{algorithm} cannot save or resume its state; drop {flag} (or use e.g. -a cfr+, "
+                           f"which can)")
     resume(solver, resume_path, iterations, seed)
     if one_shot and plot_path:
         notes.append(f"no plot: {algorithm} solves the game in one shot, so there is no convergence curve "
@@ -238,17 +282,28 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     else:
         curve_marks = _log_spaced(iterations) if plot_path else []  # a denser curve than the table's
         curve, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {g.id}", as_json,
-                                              curve_marks)
+                                              curve_marks, save_every=save_every, state_path=state_path,
+                                              seconds=seconds, target=target)
     avg = solver.average_policy()
-    result = solve_result(g, algorithm, _updates(solver), None if one_shot else iterations, rows, first_actions(avg),
-                          cg.sizes(), compile_s, solve_s)
+    stopped = getattr(solver, "stopped", None)
+    result = solve_result(g, algorithm, _updates(solver), None if one_shot else solver.iteration if stopped
+                          else iterations, rows, first_actions(avg), cg.sizes(), compile_s, solve_s)
+    if not one_shot:
+        result["stopped"] = stopped
     if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
         result.update(solver.extra_info())
     if psro_ray:
         result["workers"] = solver.parallel[1]
+    strategy = getattr(solver, "result_strategy", "average")  # last-iterate methods: "current"
+    if not one_shot:
+        result["result_strategy"] = strategy
+        result["nash_conv_current"] = rows[-1].get("nash_conv_current")
     # late write failures: reported after the results, which are worth having anyway
-    failed = write_outputs(result, solver, avg, state_path, save_path,
-                           (plot_path, curve, f"{algorithm} on {g.id}") if plot_path else None)
+    failed = write_outputs(result, solver, solver.current_policy() if strategy == "current" else avg, state_path,
+                           save_path, (plot_path, curve, f"{algorithm} on {g.id}") if plot_path else None,
+                           current=(save_current, solver.current_policy) if save_current else None)
+    if result.get("saved"):
+        result["saved_strategy"] = strategy
     if notes:
         result["notes"] = notes
     if as_json:
@@ -259,6 +314,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         click.echo(f"note: {n}", err=True)
     if failed:
         raise ZerosumError("; ".join(failed))
+    finish_interrupted(result)
 
 
 def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
@@ -277,20 +333,36 @@ def compile_with_progress(game, enabled: bool = True):
         return compiled(game, progress=lambda n: update(f"{n:,} histories"))
 
 
+def algorithm_names() -> list[str]:
+    """Every name ``-a`` takes: the history-tree solvers and the public-tree-only ones (pcs-mccfr),
+    derived from the two registries so that a new variant is listed without editing this."""
+    from ..public_tree.solver import VARIANTS
+    from ..solvers import SOLVERS
+
+    return sorted(set(SOLVERS) | set(VARIANTS))
+
+
 def _print_algorithms(as_json: bool) -> None:
-    """``-a help``: every algorithm with the first line of its docstring."""
+    """``-a help``: every algorithm with the first line of its docstring; public-tree-only ones
+    (not in SOLVERS) say so, as that is the form they need."""
     import inspect
 
+    from ..public_tree.solver import VARIANTS, public_solver_class
     from ..solvers import SOLVERS
 
     rows = []
-    for name, cls in sorted(SOLVERS.items()):
-        doc = (cls.__doc__ or "").strip().split("\n\n")[0]
+    for name in algorithm_names():
+        cls = SOLVERS[name] if name in SOLVERS else public_solver_class(name)
+        doc = (cls.__doc__ or VARIANTS[name].__doc__ or "").strip().split("\n\n")[0]
         params = [p for p in inspect.signature(cls.__init__).parameters.values()
                   if p.name not in NOT_OPTIONS and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         flags = {"alternating": "--simultaneous", "seed": "--seed"}
         opts = [flags.get(p.name, f"{p.name}={p.default!r}" if p.default is not p.empty else p.name)
                 for p in params]
+        if name in VARIANTS:  # the public tree's own option (float32: half the memory)
+            opts.append("dtype='float64' (public tree)")
+        if name not in SOLVERS:
+            doc = "(public tree only: poker, holdem) " + doc
         rows.append({"algorithm": name, "description": " ".join(doc.split()), "options": opts})
     if as_json:
         emit_json({"algorithms": rows})
@@ -371,8 +443,14 @@ def _print_solve(r: dict) -> None:
     _print_first_actions(c, r["first_actions"])
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)
+    if r.get("result_strategy") == "current":  # a last-iterate method: its current strategy is the result
+        c.print(f"{r['algorithm']} is a last-iterate method: its result is the current strategy, NashConv "
+                f"{_nc(r['nash_conv_current'])} (the average's: {_nc(r['nash_conv'])})", soft_wrap=True)
     if "saved" in r:
-        c.print(f"average policy saved to {r['saved']}", soft_wrap=True)
+        c.print(f"{r.get('saved_strategy', 'average')} {'strategy' if r.get('saved_strategy') == 'current' else 'policy'}"
+                f" saved to {r['saved']}", soft_wrap=True)
+    if "saved_current" in r:
+        c.print(f"current strategy saved to {r['saved_current']}", soft_wrap=True)
     if "plot" in r:
         c.print(f"plot written to {r['plot']}", soft_wrap=True)
 
@@ -398,15 +476,69 @@ def _print_first_actions(c, first: dict) -> None:
     if len(line) <= 100:
         c.print(line, soft_wrap=True)
         return
-    c.print(f"player 0's first action ({len(first)} information sets):")
+    from .public_tree import FIRST_ACTION_HANDS
+
+    cut = len(first) > FIRST_ACTION_HANDS  # a hold'em range: up to 1,081 hands on a river board
+    c.print(f"player 0's first action ({_plural(len(first), 'information set')}"
+            + (f"; the first {FIRST_ACTION_HANDS} in order, --json has all" if cut else "") + "):")
     shown = _distinguishing(list(first))
-    for label, probs in first.items():
+    for label, probs in list(first.items())[:FIRST_ACTION_HANDS]:
         short = shown[label]
         short = short if len(short) <= 40 else f"{short[:18]}...{short[-18:]}"
         acts = " ".join(f"{a}={p:.2f}" for a, p in probs.items())
         if len(acts) > 80:
             acts = acts[:77] + "..."
         c.print(f"  {short}  {acts}", soft_wrap=True)
+
+
+def _params_of(game_id: str) -> list[str] | None:
+    """``name(k=v,k=v,...)`` back into ``k=v`` items; a comma inside a value (``range0=QQ+,AK``) or
+    inside brackets (``bets=[2,4]``) stays in it.  None where the id has no parameter list."""
+    if not game_id.endswith(")") or "(" not in game_id:
+        return None
+    items, depth, token = [], 0, ""
+    for ch in game_id[game_id.index("(") + 1:-1] + ",":
+        depth += {"[": 1, "(": 1, "]": -1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            if "=" in token or not items:
+                items.append(token)
+            else:
+                items[-1] += "," + token
+            token = ""
+        else:
+            token += ch
+    return [t for t in items if t]
+
+
+def _game_named_in(game: str, params, policy_file: str):
+    """``game`` rebuilt from the id a policy file was saved with, where the command line gave no
+    --param; re-raises the command line's own error where the file cannot say."""
+    import json
+
+    from ..files import probe
+
+    first_error = None
+    try:
+        load_from_cli(game, params)
+    except ZerosumError as e:
+        first_error = e
+    if params or str(policy_file).endswith(".npz") or not probe(policy_file, verb="read policy file"):
+        raise first_error
+    try:
+        with open(policy_file) as f:
+            saved = str(json.load(f).get("game", ""))
+    except (OSError, ValueError, AttributeError):
+        raise first_error from None
+    items = _params_of(saved)
+    if not saved.startswith(game + "(") or items is None:
+        raise first_error
+    try:
+        g = load_from_cli(game, tuple(items))
+    except ZerosumError:
+        raise first_error from None
+    if g.id != saved:
+        raise first_error
+    return g
 
 
 @click.command()
@@ -422,7 +554,10 @@ def evaluate(game, policy_file, params, as_json, form=None):
     from ..core.policy import TabularPolicy
     from .public_tree import evaluate_public
 
-    g = load_from_cli(game, params)
+    try:
+        g = load_from_cli(game, params)
+    except ZerosumError:  # e.g. holdem without --param board=: the policy file names its game in full
+        g = _game_named_in(game, params, policy_file)
     if str(policy_file).endswith(".npz"):  # networks saved by deep-cfr, sd-cfr, nfsp: tabulated, exact
         from ..deep.network_policy import load_networks, tabulate
 

@@ -21,7 +21,7 @@ from .common import parse_params, progress_status
 from .runs import resume, run_iterations, solve_result, write_outputs
 
 FORMS = ("public-tree", "history-tree")
-#: how many of player 0's hands ``first_actions`` lists (a hold'em range has up to 1,176)
+#: how many of player 0's hands (or first information sets) the text report lists; --json has all
 FIRST_ACTION_HANDS = 13
 
 
@@ -29,19 +29,54 @@ def resolve_form(game, form: str | None, algorithm: str | None = None, simultane
     """The form to compile ``game`` to; refuses one it does not have or cannot hold, before any work.
     Without ``--form``: the public tree where the game has one and the algorithm runs on it
     (alternating CFR-family updates), the history tree otherwise."""
-    if form is None:
-        from ..public_tree.solver import VARIANTS
+    from ..public_tree.solver import VARIANTS
 
-        runs_there = algorithm is None or (algorithm in VARIANTS and not simultaneous)
+    runs_there = algorithm is None or (algorithm in VARIANTS and not simultaneous)
+    asked_history = form == "history-tree"
+    if form is None:
         form = "public-tree" if has_public_tree(game) and runs_there else "history-tree"
     if form not in FORMS:
         raise ZerosumError(f"unknown form {form!r}; choose public-tree or history-tree")
+    from ..solvers import SOLVERS
+
+    if algorithm in VARIANTS and algorithm not in SOLVERS:  # pcs-mccfr: no history-tree twin
+        if not has_public_tree(game):
+            raise ZerosumError(f"{algorithm} runs on the public tree only, which {game.id} does not have (only "
+                               f"the poker family and holdem do); use -a es-mccfr (sampling on the history "
+                               f"tree) or -a cfr+")
+        if asked_history:
+            raise ZerosumError(f"{algorithm} runs on the public tree only; drop --form history-tree, or use "
+                               f"-a es-mccfr for sampling on the history tree")
     if form == "public-tree" and not has_public_tree(game):
         raise ZerosumError(f"{game.id} has no public-tree form (only the poker family and holdem do); "
                            f"use --form history-tree")
+    # Every refusal names a command that works: "--form history-tree" only where the history tree
+    # fits, and a public-tree algorithm (without --simultaneous) where it does not.
+    why = None if runs_there else ("the public tree runs alternating updates only" if algorithm in VARIANTS
+                                   else f"{algorithm} does not run on the public tree")
+    if why and (form == "public-tree" or hasattr(game, "check_history_tree")):
+        too_big = history_tree_refusal(game)
+        fix = ("drop --simultaneous" if algorithm in VARIANTS else
+               f"use -a cfr+ or another public-tree algorithm ({', '.join(VARIANTS)})")
+        if too_big:
+            raise ZerosumError(f"{why}, and {too_big}; {fix}" + (" without --form history-tree" if asked_history
+                                                                 else ""))
+        if form == "public-tree":
+            raise ZerosumError(f"{why}; {fix}, or --form history-tree")
     if form == "history-tree" and hasattr(game, "check_history_tree"):  # the poker family, hold'em: exact counts
         game.check_history_tree()
     return form
+
+
+def history_tree_refusal(game) -> str | None:
+    """Why ``game``'s history tree would not fit (its size estimate), or None where it fits."""
+    if not hasattr(game, "check_history_tree"):
+        return None
+    try:
+        game.check_history_tree()
+    except ZerosumError as e:
+        return str(e).split("; use ")[0]
+    return None
 
 
 def _split_options(options) -> tuple[dict, str]:
@@ -62,23 +97,45 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     if simultaneous:
         raise ZerosumError("the public tree runs alternating updates only; drop --simultaneous or use "
                            "--form history-tree")
-    if seed is not None:
-        raise ZerosumError(f"{algorithm} does not take --seed")
     cls = public_solver_class(algorithm, dtype)
-    accepted = inspect.signature(cls.__init__).parameters
+    accepted = [k for k in inspect.signature(cls.__init__).parameters
+                if k not in ("self", "game", "alternating", "dtype")]
+    # the sampler's seed is --seed, as for the history tree's samplers (es-mccfr, os-mccfr, ...)
+    takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype"])
+    if "seed" in kwargs:
+        raise ZerosumError(f"{algorithm} takes its seed as --seed {kwargs['seed']}, not --option seed")
+    if seed is not None:
+        if "seed" not in accepted:
+            raise ZerosumError(f"{algorithm} does not take --seed (it is not sampled); it takes {takes}")
+        kwargs["seed"] = seed
     for key in kwargs:
-        if key not in accepted or key == "alternating":
-            raise ZerosumError(f"{algorithm} does not take --option {key}")
+        if key not in accepted:
+            raise ZerosumError(f"{algorithm} does not take --option {key}; it takes {takes}")
     return cls(tree, **kwargs)
 
 
+_RANKS = "23456789TJQKA"
+
+
+def _hand_order(label: str) -> tuple:
+    """Hands in the order a player reads a range: higher first card first, then higher second card
+    (``AsAh`` ... ``AhKd`` ... ``3c2d``); the suits break ties.  Non-card labels keep their place."""
+    cards = [label[i:i + 2] for i in range(0, min(len(label), 4), 2)]
+    if len(cards) != 2 or any(c[0] not in _RANKS for c in cards):
+        return (0,)
+    ranks = sorted((_RANKS.index(c[0]) for c in cards), reverse=True)
+    return (-ranks[0], -ranks[1], label)
+
+
 def first_actions_public(policy) -> dict:
-    """Player 0's action probabilities at the root, per hand in player 0's range (the first few)."""
+    """Player 0's action probabilities at the root, for every hand in player 0's range, strongest
+    ranks first (the text report shows the first FIRST_ACTION_HANDS of them and says so)."""
     tree = policy.tree
     if tree.kind[0] != 0 or tree.player[0] != 0:
         return {}
     table = policy.table(0)
-    in_range = np.flatnonzero(np.asarray(tree.ranges[0]) > 0)[:FIRST_ACTION_HANDS]
+    in_range = sorted(np.flatnonzero(np.asarray(tree.ranges[0]) > 0),
+                      key=lambda i: _hand_order(tree.hand_labels[0][i]))
     return {tree.hand_labels[0][i] + tree.labels[0]: {a: float(table[k, i]) for k, a in enumerate(tree.action_labels[0])}
             for i in in_range}
 
@@ -106,7 +163,7 @@ def public_tree_with_progress(game, enabled: bool = True):
 
 
 def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
-                 quiet: bool) -> tuple[dict, list[str]]:
+                 quiet: bool, save_every=None, seconds=None, target=None) -> tuple[dict, list[str]]:
     """Run a CFR-family solver on the public tree: the result dict of ``zerosum solve`` and the
     messages of output files that could not be written."""
     t0 = time.perf_counter()
@@ -114,7 +171,8 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
     resume(solver, resume_path, iterations)
-    _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet)
+    _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
+                                      save_every=save_every, state_path=state_path, seconds=seconds, target=target)
     return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                          save_path, dtype=solver.dtype)
 
@@ -125,10 +183,11 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
     then the public tree's; writes the state and the average policy where asked."""
     avg = solver.average_policy()
     sizes = public_sizes(tree, solver)
-    result = solve_result(game, algorithm, "alternating", iterations, rows, first_actions_public(avg), sizes,
+    stopped = getattr(solver, "stopped", None)  # "interrupt": the results so far (cli.runs.run_iterations)
+    result = solve_result(game, algorithm, "alternating", solver.iteration if stopped else iterations, rows, first_actions_public(avg), sizes,
                           compile_s, solve_s, form="public-tree", pot=tree.pot, histories=tree.histories,
                           public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
-                          compile_s=compile_s, **extra)
+                          compile_s=compile_s, stopped=stopped, **extra)
     return result, write_outputs(result, solver, avg, state_path, save_path)
 
 

@@ -21,10 +21,14 @@ from .runs import resume, run_iterations
 
 
 def check_ray_game(game, form, algorithm) -> None:
-    """Refuse, before any work, what --ray cannot split."""
-    if algorithm == "pcs-mccfr" or form == "history-tree":
-        raise ZerosumError("--ray splits the public-tree CFR solvers (cfr, cfr+, lcfr, dcfr); "
-                           "run without --ray for this algorithm or form")
+    """Refuse, before any work (Ray is not started: that takes seconds), what --ray cannot split."""
+    splits = ", ".join(splittable())
+    if form == "history-tree":
+        raise ZerosumError(f"--ray splits the public tree only (-a {splits}); drop --form history-tree, or run "
+                           f"without --ray")
+    if algorithm not in splittable():
+        raise ZerosumError(f"{algorithm} does not run split over Ray (it splits -a {splits}); run -a {algorithm} "
+                           f"without --ray, in one process")
     try:
         resolve_form(game, "public-tree")
     except ZerosumError:
@@ -32,8 +36,17 @@ def check_ray_game(game, form, algorithm) -> None:
                            f"run it without --ray, or spread independent runs with an experiment's --ray") from None
 
 
+def splittable() -> list[str]:
+    """The algorithms --ray splits: the public-tree CFR variants without predictions (a prediction
+    needs the whole tree's last regrets, which the split driver does not keep) and not pcs-mccfr."""
+    from ..public_tree.solver import VARIANTS
+
+    return [n for n, v in VARIANTS.items() if n != "pcs-mccfr" and not getattr(v, "predictive", False)]
+
+
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
-                quiet: bool, ray: str = "auto", workers: int | None = None) -> tuple[dict, list[str]]:
+                quiet: bool, ray: str = "auto", workers: int | None = None,
+                save_every=None, seconds=None, target=None) -> tuple[dict, list[str]]:
     """The result dict of ``zerosum solve ... --ray`` (see the module docstring) and the messages of
     output files that could not be written."""
     from ..public_tree.split import split_solver
@@ -61,7 +74,9 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     try:
         resume(solver, resume_path, iterations)
         _, rows, solve_s = run_iterations(solver, iterations, marks,
-                                          f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet)
+                                          f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet,
+                                          save_every=save_every, state_path=state_path, seconds=seconds,
+                                          target=target)
         return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                              save_path, dtype=dtype, **solver.stats())
     finally:

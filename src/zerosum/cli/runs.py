@@ -28,14 +28,151 @@ def resume(solver, resume_path: str | None, iterations: int, seed=None) -> None:
         raise ZerosumError(f"the saved run is already at iteration {solver.iteration}; ask for more --iterations")
 
 
-def run_iterations(solver, iterations: int, marks, label: str, quiet: bool, curve_marks=()):
+class StopRequests:
+    """While a run is in flight: the first Ctrl-C (SIGINT) asks the run loop to stop after the step in
+    flight (so the state, the policy and the results so far can still be written, and the command
+    exits 130); a second one aborts at once (KeyboardInterrupt, as without this handler).
+
+    Used as a context manager around ``solver.run``; ``self()`` is the loop's ``stop`` callable.
+    Outside the main thread (where Python cannot install signal handlers) it does nothing.
+    """
+
+    def __init__(self, seconds=None, target=None, strategy="average"):
+        self.reason = None
+        self._previous = None
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+        self.target, self.key = target, f"nash_conv_{strategy}"
+
+    def __call__(self, row=None):
+        """The reason to stop now, or None: a Ctrl-C, the --time deadline passed, or (on a
+        checkpoint's row) the --target-nashconv reached by the method's result strategy."""
+        if self.reason is None and self.deadline is not None and time.perf_counter() >= self.deadline:
+            self.reason = "time"
+        if self.reason is None and row is not None and self.target is not None \
+                and row.get(self.key) is not None and row[self.key] <= self.target:
+            self.reason = "target"
+        return self.reason
+
+    def _handle(self, signum, frame):
+        import signal
+
+        self.reason = "interrupt"
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # the second Ctrl-C aborts
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+        return False
+
+
+def run_iterations(solver, iterations: int, marks, label: str, quiet: bool, curve_marks=(), save_every=None,
+                   state_path=None, seconds=None, target=None):
     """Run ``solver`` to ``iterations`` with a progress bar; returns (every checkpoint row, the rows
-    at ``marks``, solve seconds).  ``curve_marks``: more checkpoints for a plot's curve."""
+    at ``marks``, solve seconds).  ``curve_marks``: more checkpoints for a plot's curve.
+
+    A first Ctrl-C stops the run after the step in flight (:class:`StopRequests`): ``solver.stopped``
+    is then ``"interrupt"``, ``solver.iteration`` the iteration reached, and the last row (always
+    kept) is the checkpoint there; the caller writes what it was asked to and exits 130
+    (:func:`finish_interrupted`).
+
+    ``seconds`` (--time) and ``target`` (--target-nashconv, judged at checkpoints on the method's
+    result strategy) also stop the run, with ``solver.stopped`` "time" or "target" (exit 0).
+
+    ``save_every=N`` with ``state_path``: the state is also written (atomically, so a crash mid-write
+    keeps the previous one) each time the run passes a multiple of N iterations, between two steps
+    where the solver is consistent; counted in iterations rather than seconds so that the saved
+    iterations do not depend on the machine's speed."""
+    import inspect
+
+    if (seconds is not None or target is not None) and "stop" not in inspect.signature(solver.run).parameters:
+        raise ZerosumError(f"{getattr(solver, 'name', 'this solver')} has its own run loop, which does not take "
+                           f"--time or --target-nashconv; set -n instead")
     t0 = time.perf_counter()
-    with progress_bar(iterations - solver.iteration, label, enabled=not quiet, unit="iterations") as advance:
-        curve = solver.run(iterations, sorted(set(marks) | set(curve_marks)), progress=advance)
+    solver.stopped = None
+    with progress_bar(iterations - solver.iteration, label, enabled=not quiet, unit="iterations") as advance, \
+            StopRequests(seconds, target, getattr(solver, "result_strategy", "average")) as stop:
+        kwargs = {"stop": stop} if "stop" in inspect.signature(solver.run).parameters else {}
+        if seconds is None:  # with --time the user has said how long
+            advance = _with_estimate(advance, iterations - solver.iteration, t0)
+        if save_every and state_path:
+            show, last = advance, [solver.iteration // save_every]
+
+            def advance(n=1):
+                show(n)
+                if solver.iteration // save_every > last[0]:
+                    last[0] = solver.iteration // save_every
+                    save_state(solver, state_path)
+        curve = solver.run(iterations, sorted(set(marks) | set(curve_marks)), progress=advance, **kwargs)
     keep = set(marks)
-    return curve, [row for row in curve if row["iteration"] in keep], time.perf_counter() - t0
+    rows = [row for row in curve if row["iteration"] in keep]
+    if getattr(solver, "stopped", None) and (not rows or rows[-1] is not curve[-1]):
+        rows.append(curve[-1])  # the results so far
+    return curve, rows, time.perf_counter() - t0
+
+
+#: runs expected to take longer than this say so on stderr once their rate is known
+LONG_RUN_SECONDS = 60
+#: the rate is measured over the first second at least: the first step alone (10 iterations up to
+#: the first checkpoint, with the start-up) made Leduc's 10,000,000 CFR+ iterations look like 9 h,
+#: not the 12 minutes they take
+ESTIMATE_AFTER_SECONDS = 1.0
+
+
+def _with_estimate(advance, total: int, t0: float):
+    """``advance`` that, once a second has passed, prints one stderr line with the expected duration
+    when it is past :data:`LONG_RUN_SECONDS` (never on stdout: --json stays one object)."""
+    import click
+
+    done, decided = [0], [False]
+
+    def wrapped(n=1):
+        advance(n)
+        done[0] += n
+        elapsed = time.perf_counter() - t0
+        if decided[0] or elapsed < ESTIMATE_AFTER_SECONDS:
+            return
+        decided[0] = True
+        expected = elapsed * total / done[0]
+        if expected > LONG_RUN_SECONDS and total > done[0]:
+            click.echo(f"expected duration: about {_duration(expected)} for {total:,} iterations (from the "
+                       f"first {done[0]:,}); Ctrl-C stops early and keeps the results so far", err=True)
+    return wrapped
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def finish_interrupted(result: dict) -> None:
+    """After an interrupted run's results are shown: one stderr line saying what was kept and how to
+    go on, then exit 130 (the shell's code for Ctrl-C)."""
+    import click
+
+    why = {"time": "--time reached", "target": "--target-nashconv reached"}.get(result.get("stopped"))
+    if why:  # a stopping rule met: success
+        click.echo(f"stopped at iteration {result['iterations']:,}: {why}", err=True)
+    if result.get("stopped") != "interrupt":
+        return
+    kept = ", ".join(result[k] for k in ("state_saved", "saved", "plot") if result.get(k))
+    how = (f"; continue with --resume {result['state_saved']}" if result.get("state_saved")
+           else "; add --save-state FILE to be able to resume")
+    click.echo(f"interrupted at iteration {result['iterations']:,}" + (f": wrote {kept}" if kept else "") + how,
+               err=True)
+    raise click.exceptions.Exit(130)
 
 
 def solve_result(game, algorithm: str, updates, iterations, rows, first_actions: dict, sizes: dict,
@@ -60,6 +197,9 @@ def solve_result(game, algorithm: str, updates, iterations, rows, first_actions:
 
 def save_policy(solver, policy, path) -> None:
     """The average policy as JSON; a network solver's networks next to it (``.npz``)."""
+    from ..files import check_policy_path
+
+    check_policy_path(path)  # never JSON under a Gambit name, whichever command got here
     policy.save(path)
     if hasattr(solver, "networks"):
         from ..deep.network_policy import network_path, save_networks
@@ -67,16 +207,21 @@ def save_policy(solver, policy, path) -> None:
         save_networks(network_path(path), solver.networks())
 
 
-def write_outputs(result: dict, solver, policy, state_path=None, save_path=None, plot=None) -> list[str]:
+def write_outputs(result: dict, solver, policy, state_path=None, save_path=None, plot=None,
+                  current=None) -> list[str]:
     """Write the state, the policy and the plot (``plot``: (path, rows, title)) where asked, adding
-    ``state_saved``, ``saved`` and ``plot`` to ``result``; returns the messages of those that failed."""
+    ``state_saved``, ``saved`` and ``plot`` to ``result``; returns the messages of those that failed.
+    ``current``: (path, a function returning the current policy) for ``--save-current``
+    (``saved_current``)."""
     from ..plots import convergence
 
     failed = []
     plot_path, curve, title = plot if plot else (None, None, None)
+    current_path, current_policy = current if current else (None, None)
     for key, path, write in (
             ("state_saved", state_path, lambda: save_state(solver, state_path)),
             ("saved", save_path, lambda: save_policy(solver, policy, save_path)),
+            ("saved_current", current_path, lambda: current_policy().save(current_path)),
             ("plot", plot_path, lambda: convergence(curve, plot_path, title))):
         if path:
             try:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .policy import TabularPolicy, as_compiled
+from ..errors import ZerosumError
+from .policy import TabularPolicy, as_compiled, policy_for
 from .sequence_form import best_response, collected_values, realization_plan
 
 
@@ -32,7 +33,7 @@ class Evaluation:
 
 
 def _plans(game, policy: TabularPolicy):
-    g = as_compiled(game)
+    g = policy_for(game, policy)  # a policy of another game: one ZerosumError, not NumPy's
     return g, [realization_plan(t, pi) for t, pi in zip(g.treeplexes, policy.probs)]
 
 
@@ -44,6 +45,8 @@ def expected_value(game, policy: TabularPolicy) -> float:
 
 def best_response_value(game, policy: TabularPolicy, player: int) -> float:
     """The most ``player`` can get against the other player's strategy in ``policy``."""
+    if player not in (0, 1):
+        raise ZerosumError(f"player must be 0 or 1, got {player!r}")
     g, plans = _plans(game, policy)
     return float(best_response(g.treeplexes[player], collected_values(g, player, plans[1 - player])))
 

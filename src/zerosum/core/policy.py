@@ -45,6 +45,7 @@ class TabularPolicy:
             if pi.shape != (tree.n_sequences,):
                 raise ZerosumError(f"player {p}'s strategy has {pi.shape} entries, "
                                    f"the game has {tree.n_sequences} sequences")
+            _check_behavioral(tree, pi, p)
         self.probs = probs
 
     @classmethod
@@ -132,6 +133,47 @@ class TabularPolicy:
         except (UnicodeDecodeError, json.JSONDecodeError):
             raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
         return cls.from_dict(game, data, source=repr(str(path)))
+
+
+def _check_behavioral(tree, pi: np.ndarray, player: int) -> None:
+    """Probabilities >= 0 summing to 1 at every information set (to 1e-6: solvers' averages are
+    normalised in floating point): a negative or unnormalised table gives a NashConv that is a
+    number, and wrong.  Two vectorised passes over the sequences (one ``reduceat``), once per
+    policy made, not per evaluation."""
+    body = pi[1:]  # sequence 0 is the empty sequence, not a choice
+    if not body.size:
+        return
+    bad = ~np.isfinite(body) | (body < -1e-9)
+    sums = np.add.reduceat(np.where(bad, 0.0, body), tree.segment_starts)
+    wrong = np.flatnonzero(np.abs(sums - 1) > 1e-6)
+    if bad.any() or wrong.size:
+        i = int(tree.seq_infoset[1 + np.flatnonzero(bad)[0]]) if bad.any() else int(wrong[0])
+        raise ZerosumError(f"player {player}'s probabilities at {tree.infoset_labels[i]!r} must be >= 0 and "
+                           f"sum to 1 (TabularPolicy.uniform(game) is a valid start)")
+
+
+def policy_for(game, policy) -> CompiledGame:
+    """The compiled ``game``, once ``policy`` is known to be a TabularPolicy of it; otherwise one
+    ZerosumError (a Kuhn policy against Leduc used to end in NumPy's ``matmul: dimension
+    mismatch``, or worse, in a number, where two games' sequence counts happened to agree).
+
+    Cheap on purpose, for the evaluators' hot paths: compiled games are cached, so a policy made
+    on the same game passes on one identity test; only a policy compiled separately pays one
+    comparison of the two games' information-set labels (a tuple compare, no tree walk)."""
+    g = as_compiled(game)
+    if not isinstance(policy, TabularPolicy):
+        raise ZerosumError(f"expected a TabularPolicy, got {type(policy).__name__}; make one with "
+                           f"TabularPolicy.load(game, 'policy.json') or a solver's average_policy()")
+    other = policy.game
+    if other is g:
+        return g
+    same = (len(other.treeplexes) == len(g.treeplexes)
+            and all(a.n_sequences == b.n_sequences and list(a.infoset_labels) == list(b.infoset_labels)
+                    for a, b in zip(other.treeplexes, g.treeplexes)))
+    if not same:
+        raise ZerosumError(f"the policy is for game {other.game_id!r}, not {g.game_id!r}; evaluate it "
+                           f"on its own game, or solve this one (zerosum solve {g.game_id} --save p.json)")
+    return g
 
 
 def _same_structure(game, players) -> bool:

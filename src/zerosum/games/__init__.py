@@ -63,6 +63,14 @@ def load_game(name: str, **params) -> Game:
             raise ZerosumError("give OpenSpiel parameters in the name, e.g. openspiel:leduc_poker(players=2)")
         return openspiel_game(name[len("openspiel:"):])
     if name not in REGISTRY:
+        from ..perfect.games import PERFECT_GAMES  # only on this error path: the perfect package is not light
+
+        if name in PERFECT_GAMES:  # solve/evaluate take imperfect-information games only
+            # full 7x6 Connect Four is too deep for `search` without --depth (depth 4: 0.6 s here)
+            how = ("`zerosum search connect4 --depth 4`, or score moves exactly with `zerosum analyze connect4 "
+                   "4453`" if name == "connect4" else f"`zerosum search {name}`")
+            raise ZerosumError(f"{name} is a perfect-information game: search it with {how} (solve and "
+                               f"evaluate take {', '.join(known_games())})")
         raise ZerosumError(f"unknown game {name!r}; known games: {', '.join(known_games())}")
     factory, _ = REGISTRY[name]
     return call_with_params(name, factory, params, hidden=("name", "max_bytes"), examples=EXAMPLES)

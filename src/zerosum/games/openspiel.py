@@ -67,6 +67,12 @@ class OpenSpielGame(Game):
             raise ZerosumError(f"openspiel:{name} has {self.game.num_players()} players; zerosum needs 2")
         if gt.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
             raise ZerosumError(f"openspiel:{name} is not zero-sum")
+        if gt.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+            # OpenSpiel's own transform: the players move in turn, each unaware of the other's move
+            # in the same round, the same game as extensive form (e.g. goofspiel)
+            with _quiet_stderr():
+                self.game = pyspiel.load_game(f"turn_based_simultaneous_game(game={self.game!s})")
+            gt = self.game.get_type()
         if gt.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ZerosumError(f"openspiel:{name} is not turn-based")
         canonical = str(self.game)
@@ -74,6 +80,8 @@ class OpenSpielGame(Game):
         self._chance_player = pyspiel.PlayerId.CHANCE
         #: OpenSpiel action ids of each information set, in the order of its action labels
         self.action_ids: dict[str, tuple[int, ...]] = {}
+        #: one-line information-set label -> OpenSpiel's own string (goofspiel's has newlines)
+        self.openspiel_labels: dict[str, str] = {}
         self._constant = None
 
     def root(self):
@@ -88,7 +96,7 @@ class OpenSpielGame(Game):
 
     def actions(self, s):
         ids = tuple(s.legal_actions())
-        self.action_ids.setdefault(s.information_state_string(), ids)
+        self.action_ids.setdefault(self.infoset(s), ids)
         p = s.current_player()
         return tuple(s.action_to_string(p, a) for a in ids)
 
@@ -109,7 +117,14 @@ class OpenSpielGame(Game):
         return 0.5 * (r[0] - r[1])
 
     def infoset(self, s):
-        return s.information_state_string()
+        """OpenSpiel's information-state string on one line (tables and policy files show labels
+        as lines); the original is kept for exporting policies back to OpenSpiel."""
+        raw = s.information_state_string()
+        if "\n" not in raw:
+            return raw
+        label = " | ".join(part.strip() for part in raw.strip().split("\n"))
+        self.openspiel_labels.setdefault(label, raw)
+        return label
 
 
 @functools.cache
@@ -127,7 +142,7 @@ def to_openspiel_policy(policy, game: OpenSpielGame):
         raise ZerosumError(f"the policy is for {policy.game_id!r}, not {game.id!r}")
     out = os_policy.TabularPolicy(game.game)
     for _, label, probs in policy.rows():
-        row = out.state_lookup[label]
+        row = out.state_lookup[game.openspiel_labels.get(label, label)]
         out.action_probability_array[row, :] = 0.0
         for a, q in zip(game.action_ids[label], probs.values()):
             out.action_probability_array[row, a] = q
@@ -139,5 +154,5 @@ def to_pyspiel_policy(policy, game: OpenSpielGame):
     pyspiel = _pyspiel()
     table = {}
     for _, label, probs in policy.rows():
-        table[label] = list(zip(game.action_ids[label], probs.values()))
+        table[game.openspiel_labels.get(label, label)] = list(zip(game.action_ids[label], probs.values()))
     return pyspiel.TabularPolicy(table)

@@ -232,6 +232,23 @@ class HoldemGame(Game):
             raise ZerosumError(
                 f"{self.id} has {est['histories']:,} histories: about {est['compile_bytes'] / 1e9:.1f} GB as a "
                 f"history tree, more than the {limit / 1e9:.1f} GB available; use --form public-tree")
+        # Time, not only memory: a full river subgame (22,473,991 histories) fits in 11 GB but took
+        # 8 min 40 s to compile and solve through the Python API, where its public tree builds in
+        # about a second; the compiler walks ~18,000 hold'em histories/s here (49,141 in 2.8 s).
+        if est["histories"] > HISTORY_TREE_MAX_HISTORIES:
+            minutes = est["histories"] / HISTORY_RATE / 60
+            raise ZerosumError(
+                f"{self.id} has {est['histories']:,} histories: about {minutes:,.0f} min to compile as a history "
+                f"tree (~{HISTORY_RATE:,} histories/s), past the {HISTORY_TREE_MAX_HISTORIES:,}-history limit; "
+                f"use --form public-tree (about a second; in Python: "
+                f"zerosum.public_tree.solver.public_solver(\"cfr+\", game))")
+
+
+#: the history tree of a hold'em subgame is refused past this many histories (about 2 minutes of
+#: compiling at HISTORY_RATE); the public tree has no such limit
+HISTORY_TREE_MAX_HISTORIES = 2_000_000
+#: hold'em histories compiled per second, measured here (49,141 in 2.8 s on a loaded 2-core machine)
+HISTORY_RATE = 18_000
 
 
 def holdem(**params) -> HoldemGame:

@@ -53,6 +53,10 @@ class PublicPolicy:
     def __init__(self, tree: PublicTree, probs):
         self.tree = tree
         self.probs = [np.asarray(p, dtype=np.float64) for p in probs]
+        sizes = tree.infoset_actions()
+        if len(self.probs) != 2 or any(pi.shape != (n,) for pi, n in zip(self.probs, sizes)):
+            raise ZerosumError(f"a public-tree policy of {tree.game_id!r} needs {sizes[0]} and {sizes[1]} "
+                               f"probabilities, got {[pi.shape for pi in self.probs]}: was it made for another game?")
 
     @classmethod
     def from_sums(cls, tree: PublicTree, sums) -> PublicPolicy:
@@ -71,6 +75,8 @@ class PublicPolicy:
 
         probs = [tp.uniform() for tp in compiled_game.treeplexes]
         t = self.tree
+        filled = [0, 0]  # information sets given a strategy: all of them, unless the game is another
+        other_actions = False
         for node in np.flatnonzero(t.kind == DECISION):
             p = int(t.player[node])
             tp = compiled_game.treeplexes[p]
@@ -79,7 +85,15 @@ class PublicPolicy:
                 k = tp.index.get(hand + t.labels[node])
                 if k is not None:  # hands the deal cannot give here have no information set there
                     f = tp.infoset_first[k]
+                    if tp.infoset_size[k] != table.shape[0]:  # another game, other actions here
+                        other_actions = True
+                        continue
                     probs[p][f:f + tp.infoset_size[k]] = table[:, i]
+                    filled[p] += 1
+        if other_actions or any(n != tp.n_infosets for n, tp in zip(filled, compiled_game.treeplexes)):
+            # otherwise the rest would silently stay uniform: a wrong policy, not an error
+            raise ZerosumError(f"the public-tree policy of {t.game_id!r} does not cover the information sets "
+                               f"of {compiled_game.game_id!r}; convert it on the game it was solved for")
         return TabularPolicy(compiled_game, probs)
 
     def to_dict(self) -> dict:

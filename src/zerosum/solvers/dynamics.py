@@ -170,6 +170,7 @@ class MagnetDynamics(MirrorDescent):
     """
 
     name = "magnet"
+    result_strategy = "current"  # the point of a magnet: its current strategy converges (saved by --save)
 
     def __init__(self, game, eta: float = 0.05, alpha: float = 0.2, reset: int | None = None,
                  settle: float | None = None, shrink: float = 1.0, min_gap: int = 1,

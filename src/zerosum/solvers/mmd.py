@@ -85,6 +85,9 @@ class MMDSolver(SelfPlayDynamics):
     """
 
     name = "mmd"
+    #: last-iterate: its current strategy is the result (``zerosum solve --save`` writes it); on
+    #: Leduc, proximal-magnet's current reaches NashConv 7.4e-5 in 30,000 steps, its average 0.0034
+    result_strategy = "current"
 
     def __init__(self, game, alpha: float = 0.1, eta: float = 10.0, schedule: str = "annealed",
                  magnet_lr: float = 0.0, weights: str = "uniform", optimistic: bool = False,
