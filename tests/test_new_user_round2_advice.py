@@ -177,3 +177,20 @@ def test_first_actions_cover_the_whole_range_strongest_first_and_the_text_says_i
     text = run(*args).output
     assert "27 information sets; the first 13 in order, --json has all" in text
     assert sum(1 for line in text.splitlines() if line.startswith("  ") and "=" in line and "::" in line) == 13
+
+
+@pytest.mark.parametrize("params", [("range0=QQ+", "range1=AK"), ("range0=QQ+,AK", "range1=AK,77"),
+                                    ("range0=AA", "range1=KK,QQ", "raises=1")])
+def test_public_tree_sizes_are_the_history_trees(params):
+    """Each size the public-tree report gives (header and --json) is the history tree's count of the
+    same game, for parameters that change it: a hand vector spans both ranges, and counting its
+    slots reported 108 + 108 information sets where the game (range0=QQ+, range1=AK) has 60 + 48."""
+    args = ["solve", "holdem", "--param", "board=Ks7d2c9h5s", "-n", "1"]
+    for p in params:
+        args += ["--param", p]
+    history = json.loads(CliRunner().invoke(cli, [*args, "--form", "history-tree", "--json"]).output)["sizes"]
+    public = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
+    assert public["histories"] == history["histories"]
+    assert public["infoset_actions"] == sum(history["sequences"]) - 2  # less each player's empty sequence
+    header = CliRunner().invoke(cli, args).output.splitlines()[0]
+    assert f"infosets {history['infosets'][0]:,} + {history['infosets'][1]:,}" in header

@@ -141,9 +141,15 @@ def first_actions_public(policy) -> dict:
 
 
 def public_sizes(tree, solver=None) -> dict:
-    ia = tree.infoset_actions()
-    infosets = [int(len(tree.decision_nodes(p)) * tree.n_hands[p]) for p in (0, 1)]
-    out = {"histories": tree.histories, "public_nodes": tree.n_nodes, "hands": list(tree.n_hands),
+    """The game's sizes as the history tree counts them.  A hold'em hand vector spans the union of
+    both ranges (one index for the showdown tables), so a hand outside a player's own range has a
+    slot but no information set: counting slots said "infosets 108 + 108" for range0=QQ+,
+    range1=AK, whose game has 60 + 48.  Only hands of positive weight count here; ``bytes`` is
+    what the slots cost."""
+    held = [int(np.count_nonzero(np.asarray(tree.ranges[p]) > 0)) for p in (0, 1)]
+    infosets = [int(len(tree.decision_nodes(p)) * held[p]) for p in (0, 1)]
+    ia = [int(tree.n_children[tree.decision_nodes(p)].sum()) * held[p] for p in (0, 1)]
+    out = {"histories": tree.histories, "public_nodes": tree.n_nodes, "hands": held,
            "infosets": infosets, "infoset_actions": int(sum(ia))}
     if solver is not None:
         out["bytes"] = int(solver.nbytes() + tree.nbytes())
