@@ -140,12 +140,13 @@ def progress_bar(total: int, description: str, enabled: bool = True, unit: str =
         yield lambda n=1: None
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
                   transient=True) as bar:
-        task = bar.add_task(description, total=total)
+        task = bar.add_task(escape(description), total=total)  # game ids may hold [...]
         yield lambda n=1: bar.advance(task, n)
 
 
@@ -167,14 +168,15 @@ def progress_status(description: str, enabled: bool = True):
         yield lambda text: None
         return
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(description)
+        task = bar.add_task(escape(description))  # game ids may hold [...] (no-limit betting)
 
         def update(text):
-            bar.update(task, description=f"{description}: {text() if callable(text) else text}")
+            bar.update(task, description=escape(f"{description}: {text() if callable(text) else text}"))
 
         yield update
 

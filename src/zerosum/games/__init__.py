@@ -35,7 +35,7 @@ REGISTRY: dict[str, tuple[Callable[..., Game], str]] = {
     "leduc": (LeducPoker, "Leduc hold'em as Lab 15 defines it: ranks only, 144 infosets per player"),
     "rps": (rock_paper_scissors, "rock-paper-scissors as a one-shot game"),
     "poker": (PokerGame, "poker family: ranks, copies, rounds, raises, bets, ante (default = Leduc)"),
-    "holdem": (HoldemGame, "limit hold'em subgame: board, pot, stack, bets, raises, range0, range1 (public tree)"),
+    "holdem": (HoldemGame, "hold'em subgame: board, pot, stack, range0, range1; limit bets, raises or no-limit betting (--spot FILE.json) (public tree)"),
     "matrix": (MatrixGame, "any payoff matrix for player 0: load_game('matrix', payoffs=[[...]])"),
 }
 

@@ -1,11 +1,23 @@
-"""Limit Texas hold'em subgames: a board of 3, 4 or 5 cards, a pot, and the streets still to come.
+"""Texas hold'em subgames (limit, fixed-limit, no-limit): a board of 3, 4 or 5 cards, a pot, and
+the streets still to come.
 
 Parameters: ``board`` ("Ks7d2c9h"; the streets after it are dealt by chance, one card each),
-``pot`` (chips already in the middle, half from each player), ``stack`` (chips each player can
-still put in; a raise that would pass it is not offered), ``bets`` (bet and raise size of each
-street still to play, flop / turn / river), ``raises`` (cap per street, a bet counts as one) and
-each player's range (``range0``, ``range1``: uniform over the hole pairs that miss the board by
-default, or the usual notation ``AA,KQs,T9o+,AhKh:0.5``).  Player 0 acts first on every street.
+``pot`` (chips already in the middle, half from each player), ``stack`` (the effective stack:
+chips each player can still put in), each player's range (``range0``, ``range1``: uniform over the
+hole pairs that miss the board by default, or the usual notation ``AA,KQs,T9o+,AhKh:0.5``), and the
+betting, either
+
+* limit (today's subgames): ``bets`` (bet and raise size of each street still to play, flop / turn
+  / river) and ``raises`` (cap per street, a bet counts as one); a raise that would pass the stack
+  is not offered; actions ``f``, ``c``, ``r``; or
+* ``betting``: sizes per street in the notation of :mod:`zerosum.poker.betting` (``"turn
+  bet=60%,e,a raise=2.5x; river bet=60% raise=2.5x donk=50%"`` or the same as a dict), with
+  ``add_allin``, ``force_allin`` and ``merging`` thresholds; actions ``f``, ``c``, ``b120``,
+  ``r300``, ``a``.  After an all-in is called the remaining cards are dealt with no more betting.
+
+Both are the same rules (:func:`zerosum.poker.betting.legal_actions`): limit is constant sizes in
+that module's limit mode.  Rake: only ``rake=0`` (a raked pot is not zero-sum, which every solver
+and NashConv here assume).  Player 0 acts first on every street.
 
 The chance deal of the hands is proportional to range0(i) * range1(j) over pairs that share no
 card.  Two compiled forms: the public tree (:meth:`public_tree`, hands as vectors, showdowns by a
@@ -38,18 +50,15 @@ class HoldemHistory(NamedTuple):
     rounds: tuple  # betting of each street so far
 
 
-def _legal(betting: str, cap: int, can_raise: bool) -> tuple[str, ...]:
-    legal = ("f", "c") if betting.endswith("r") else ("c",)
-    return legal + ("r",) if betting.count("r") < cap and can_raise else legal
-
-
 class HoldemGame(Game):
-    """One limit hold'em subgame; see the module docstring."""
+    """One hold'em subgame; see the module docstring."""
 
     name = "holdem"
 
-    def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=3, range0: str = "",
-                 range1: str = "", max_bytes: int | None = None):
+    def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=None, range0: str = "",
+                 range1: str = "", max_bytes: int | None = None, betting=None, add_allin=0, force_allin=0,
+                 merging=0, rake=0):
+        from .betting import STREET_NAMES, Betting
         from .cards import cards_str, hole_pairs, live_pairs, pair_str, parse_board
         from .ranges import parse_range
 
@@ -64,20 +73,42 @@ class HoldemGame(Game):
             raise ZerosumError(f"holdem: pot and stack must be numbers, got {pot!r}, {stack!r}") from None
         if not self.pot > 0 or not self.stack >= 0:
             raise ZerosumError(f"holdem: pot must be positive and stack non-negative, got {pot}, {stack}")
-        if bets is None:
-            bets = DEFAULT_BETS[len(self.board)]
-        bets = list(bets) if isinstance(bets, (list, tuple)) else [bets] * self.streets
-        if len(bets) != self.streets:
-            raise ZerosumError(f"holdem: bets needs one size per street still to play ({self.streets}), got {bets}")
-        try:
-            self.bets = tuple(float(b) for b in bets)
-        except (TypeError, ValueError):
-            raise ZerosumError(f"holdem: bets must be numbers, got {bets!r}") from None
-        if any(not b > 0 for b in self.bets):
-            raise ZerosumError(f"holdem: bet sizes must be positive, got {list(self.bets)}")
-        if isinstance(raises, bool) or not isinstance(raises, int) or not 0 <= raises <= 16:
-            raise ZerosumError(f"holdem: raises must be an integer from 0 to 16, got {raises!r}")
-        self.raises = raises
+        _check_rake(rake)
+        if betting is not None:
+            if bets is not None or raises is not None:
+                raise ZerosumError("holdem takes either betting= (sizes per street) or the limit bets= and raises=, "
+                                   "not both: drop bets and raises")
+            if not self.stack > 0:
+                raise ZerosumError(f"holdem: betting= needs a positive stack, got {stack}")
+            self.rules = Betting.from_spec(betting, 3 - self.streets, add_allin, force_allin, merging)
+            for s, per in enumerate(self.rules.sizes):
+                for size in per[0].bet + per[0].raise_ + per[1].bet + per[1].raise_ + (self.rules.donk[s] or ()):
+                    if size.kind == "const" and size.value > self.stack:
+                        raise ZerosumError(f"holdem: the stack ({self.stack:g}) is smaller than the {size.text} size "
+                                           f"on the {STREET_NAMES[3 - self.streets + s]}: give a stack of at least "
+                                           f"{size.value:g} or a smaller size")
+            self.bets, self.raises = None, None
+        else:
+            if any(x not in (0, None, "0", "") for x in (add_allin, force_allin, merging)):
+                raise ZerosumError("holdem: add_allin, force_allin and merging apply to betting= sizes; the limit "
+                                   "bets=/raises= game has none: drop them")
+            raises = 3 if raises is None else raises
+            if bets is None:
+                bets = DEFAULT_BETS[len(self.board)]
+            bets = list(bets) if isinstance(bets, (list, tuple)) else [bets] * self.streets
+            if len(bets) != self.streets:
+                raise ZerosumError(f"holdem: bets needs one size per street still to play ({self.streets}), got {bets}")
+            try:
+                self.bets = tuple(float(b) for b in bets)
+            except (TypeError, ValueError):
+                raise ZerosumError(f"holdem: bets must be numbers, got {bets!r}") from None
+            if any(not b > 0 for b in self.bets):
+                raise ZerosumError(f"holdem: bet sizes must be positive, got {list(self.bets)}")
+            if isinstance(raises, bool) or not isinstance(raises, int) or not 0 <= raises <= 16:
+                raise ZerosumError(f"holdem: raises must be an integer from 0 to 16, got {raises!r}")
+            self.raises = raises
+            self.rules = Betting.fixed(self.bets, raises)
+        self._legal_cache: dict = {}
         self.range_text = (str(range0), str(range1))
         weights = [parse_range(r, dead=self.board) for r in self.range_text]
         # both players share one hand list: the pairs either range holds
@@ -102,8 +133,14 @@ class HoldemGame(Game):
         def num(x):
             return int(x) if float(x).is_integer() else x
 
-        out = {"board": self.board_text, "pot": num(self.pot), "stack": num(self.stack),
-               "bets": "[" + ",".join(str(num(b)) for b in self.bets) + "]", "raises": self.raises}
+        out = {"board": self.board_text, "pot": num(self.pot), "stack": num(self.stack)}
+        if self.rules.limit:
+            out.update(bets="[" + ",".join(str(num(b)) for b in self.bets) + "]", raises=self.raises)
+        else:
+            out["betting"] = "[" + self.rules.text(3 - self.streets) + "]"  # brackets: the id's commas stay in it
+            for key in ("add_allin", "force_allin", "merging"):
+                if getattr(self.rules, key):
+                    out[key] = num(getattr(self.rules, key))
         for p in (0, 1):
             if self.range_text[p].strip().lower() not in ("", "random", "all"):
                 out[f"range{p}"] = self.range_text[p]
@@ -122,49 +159,85 @@ class HoldemGame(Game):
 
     # --- sizes, counted without building anything ----------------------------------------------
     def _betting_counts(self):
-        from .family import betting_tree
-
-        d, f, e = (len(x) for x in betting_tree(self.raises))
-        return d, f, e
+        """Per street (0: the first still to play): the betting lines that end there (decision,
+        fold, chance or showdown nodes of the betting skeleton) and the actions of its decisions."""
+        nodes, actions = [0] * self.streets, [0] * self.streets
+        stack = [("",)]
+        while stack:
+            rounds = stack.pop()
+            s = len(rounds) - 1
+            nodes[s] += 1
+            who = self._line_player(rounds)
+            if who == CHANCE:
+                stack.append(rounds + ("",))
+            elif who != TERMINAL:
+                legal = self._legal(rounds)
+                actions[s] += len(legal)
+                stack.extend(rounds[:-1] + (rounds[-1] + a,) for a, _ in legal)
+        return nodes, actions
 
     def estimated_sizes(self) -> dict:
-        d, f, e = self._betting_counts()
+        """Exact counts of histories and public nodes (the betting skeleton's lines times the cards
+        dealt above them), exact information-set actions of the public tree (every hand at every
+        decision node), and the bytes of both forms."""
+        nodes, acts = self._betting_counts()
         deals = len(self._pairs[0])
         left_hist = 52 - len(self.board) - 4
         left_pub = 52 - len(self.board)
-        hist_street = pub_street = None
-        for s in reversed(range(self.streets)):
-            if hist_street is None:
-                hist_street = pub_street = d + f + e
-            else:
-                hist_street = d + f + e * (1 + (left_hist - s) * hist_street)
-                pub_street = d + f + e * (1 + (left_pub - s) * pub_street)
-        histories = 1 + deals * hist_street
+        histories, public, ia_nodes = 0, 0, 0
+        mult_h = mult_p = 1
+        for s in range(self.streets):
+            histories += nodes[s] * mult_h
+            public += nodes[s] * mult_p
+            ia_nodes += acts[s] * mult_p
+            mult_h *= left_hist - s
+            mult_p *= left_pub - s
         n = len(self.hands)
-        decisions = pub_street * d / (d + f + e)
-        ia = int(decisions * 2.5 * n)  # about 2.5 actions per decision node
-        return {"histories": histories, "public_nodes": pub_street, "infoset_actions": ia,
-                "compile_bytes": histories * COMPILE_BYTES_PER_HISTORY,
+        ia = ia_nodes * n
+        return {"histories": 1 + deals * histories, "public_nodes": public, "infoset_actions": ia,
+                "compile_bytes": (1 + deals * histories) * COMPILE_BYTES_PER_HISTORY,
                 "public_bytes": ia * PUBLIC_BYTES_PER_IA
-                + pub_street * (PUBLIC_BYTES_PER_NODE + n * PUBLIC_BYTES_PER_NODE_HAND)}
+                + public * (PUBLIC_BYTES_PER_NODE + n * PUBLIC_BYTES_PER_NODE_HAND)}
 
     # --- the rules (per history: for the generic compiler, narrow ranges only) -----------------
+    def _legal(self, rounds) -> list:
+        """(label, amount) of each action after the betting ``rounds`` (cached: the rules are
+        replayed from the labels)."""
+        found = self._legal_cache.get(rounds)
+        if found is None:
+            from .betting import legal_actions
+
+            found = self._legal_cache[rounds] = legal_actions(self.rules, self.pot, self.stack, rounds,
+                                                              self.streets - len(rounds) + 1)
+        return found
+
     def contributions(self, h) -> list[float]:
-        put = [self.pot / 2, self.pot / 2]
-        for street, betting in enumerate(h.rounds):
-            for k, a in enumerate(betting):
-                me = k % 2
-                if a == "c":
-                    put[me] = put[1 - me]
-                elif a == "r":
-                    put[me] = put[1 - me] + self.bets[street]
-        return put
+        from .betting import replay
+
+        return list(replay(self.rules, self.pot, self.stack, h.rounds).put)
 
     def _actions_of(self, rounds) -> tuple[str, ...]:
-        betting = rounds[-1]
-        put = self.contributions(HoldemHistory((), (), rounds))
-        can_raise = max(put) + self.bets[len(rounds) - 1] <= self.pot / 2 + self.stack
-        return _legal(betting, self.raises, can_raise)
+        return tuple(a for a, _ in self._legal(rounds))
+
+    def _line_player(self, rounds):
+        """Who acts after the betting ``rounds`` (cards aside)."""
+        from .betting import replay, tokens
+
+        acts = tokens(rounds[-1])
+        if acts and acts[-1] == "f":
+            return TERMINAL
+        street_over = len(acts) >= 2 and acts[-1] == "c"
+        if not acts and len(rounds) > 1 and replay(self.rules, self.pot, self.stack, rounds).allin:
+            street_over = True  # an all-in was called: the cards come with no more betting
+        if street_over:
+            return CHANCE if len(rounds) < self.streets else TERMINAL
+        return len(acts) % 2
+
+    def folder(self, h) -> int:
+        """The player who folded, at a fold."""
+        from .betting import tokens
+
+        return (len(tokens(h.rounds[-1])) - 1) % 2
 
     def root(self):
         return HoldemHistory((), (), ("",))
@@ -172,12 +245,7 @@ class HoldemGame(Game):
     def player(self, h):
         if not h.hands:
             return CHANCE
-        betting = h.rounds[-1]
-        if betting.endswith("f"):
-            return TERMINAL
-        if len(betting) >= 2 and betting[-1] == "c":
-            return CHANCE if len(h.rounds) < self.streets else TERMINAL
-        return len(betting) % 2
+        return self._line_player(h.rounds)
 
     def actions(self, h):
         return self._actions_of(h.rounds)
@@ -207,9 +275,8 @@ class HoldemGame(Game):
         from .strength import hand_strengths
 
         put = self.contributions(h)
-        betting = h.rounds[-1]
-        if betting.endswith("f"):
-            return -put[0] if (len(betting) - 1) % 2 == 0 else put[1]
+        if h.rounds[-1].endswith("f"):
+            return -put[0] if self.folder(h) == 0 else put[1]
         board = np.array(self.board + h.dealt)
         s = hand_strengths(board, self.hand_cards[list(h.hands)])
         return put[1] if s[0] > s[1] else (-put[0] if s[0] < s[1] else 0.0)
@@ -242,6 +309,19 @@ class HoldemGame(Game):
                 f"tree (~{HISTORY_RATE:,} histories/s), past the {HISTORY_TREE_MAX_HISTORIES:,}-history limit; "
                 f"use --form public-tree (about a second; in Python: "
                 f"zerosum.public_tree.solver.public_solver(\"cfr+\", game))")
+
+
+def _check_rake(rake) -> None:
+    """Only no rake: a raked pot is not zero-sum (the house takes a share), and every solver and
+    exploitability here assumes that one player's gain is the other's loss."""
+    rate = rake.get("rate", 0) if isinstance(rake, dict) else rake
+    try:
+        rate = float(rate or 0)
+    except (TypeError, ValueError):
+        raise ZerosumError(f"holdem: rake must be a number (the rate) or {{\"rate\": R, \"cap\": C}}, got {rake!r}") from None
+    if rate != 0:
+        raise ZerosumError(f"holdem: rake {rate:g} refused: a raked pot is not zero-sum, which the solvers and "
+                           f"NashConv here assume; solve with rake 0 (drop the rake)")
 
 
 #: the history tree of a hold'em subgame is refused past this many histories (about 2 minutes of

@@ -101,8 +101,9 @@ class Skeleton:
             if who == TERMINAL:
                 betting = h.rounds[-1]
                 put = game.contributions(h)
-                if betting.endswith("f"):
-                    kind, who = FOLD, (len(betting) - 1) % 2
+                if betting.endswith("f"):  # a game with labels longer than a letter says who folded
+                    kind = FOLD
+                    who = game.folder(h) if hasattr(game, "folder") else (len(betting) - 1) % 2
                     stake = put[who]
                 else:
                     if put[0] != put[1]:
