@@ -91,6 +91,8 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     from ..public_tree.solver import VARIANTS, public_solver_class
 
     kwargs, dtype = _split_options(options)
+    lock_path = kwargs.pop("lock", None)  # --option lock=FILE.json: node locking (public_tree.locking)
+    threads = kwargs.pop("threads", None)  # --option threads=N: the depth-first pass's threads
     if algorithm not in VARIANTS:
         raise ZerosumError(f"{algorithm} does not run on the public tree; use one of {', '.join(VARIANTS)} "
                            f"or --form history-tree")
@@ -101,7 +103,13 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     accepted = [k for k in inspect.signature(cls.__init__).parameters
                 if k not in ("self", "game", "alternating", "dtype")]
     # the sampler's seed is --seed, as for the history tree's samplers (es-mccfr, os-mccfr, ...)
-    takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype"])
+    takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype"] +
+                      ([] if algorithm == "pcs-mccfr" else ["--option threads"]))
+    if threads is not None:
+        if algorithm == "pcs-mccfr":
+            raise ZerosumError("pcs-mccfr runs in one thread (it samples one subtree per deal); drop --option "
+                               "threads, or use -a cfr+ (or dcfr, pcfr+, ...) with it")
+        kwargs["threads"] = threads
     if "seed" in kwargs:
         raise ZerosumError(f"{algorithm} takes its seed as --seed {kwargs['seed']}, not --option seed")
     if seed is not None:
@@ -109,9 +117,16 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
             raise ZerosumError(f"{algorithm} does not take --seed (it is not sampled); it takes {takes}")
         kwargs["seed"] = seed
     for key in kwargs:
-        if key not in accepted:
+        if key not in accepted and key != "threads":
             raise ZerosumError(f"{algorithm} does not take --option {key}; it takes {takes}")
-    return cls(tree, **kwargs)
+    if lock_path is None:
+        return cls(tree, **kwargs)
+    from ..public_tree.locking import load_locks, lock_solver
+
+    if algorithm == "pcs-mccfr":
+        raise ZerosumError("--option lock runs on the full-width public-tree variants; use -a cfr+ (or dcfr, "
+                           "pcfr+, ...), not pcs-mccfr")
+    return lock_solver(cls(tree, **kwargs), load_locks(tree, str(lock_path)))
 
 
 _RANKS = "23456789TJQKA"
@@ -177,10 +192,18 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
     resume(solver, resume_path, iterations)
+    locks = getattr(solver, "locks", None)
+    if locks is not None:  # a resumed state holds the sums as saved: the lock goes back on
+        locks.apply(solver, locks.player)
     _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
+    extra = {}
+    if locks is not None:
+        from ..public_tree.locking import locked_exploitability
+
+        extra["locks"] = {**locks.summary(), **locked_exploitability(tree, solver.average_policy(), locks)}
     return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
-                         save_path, dtype=solver.dtype)
+                         save_path, dtype=solver.dtype, threads=getattr(solver, "threads", 1), **extra)
 
 
 def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path, save_path,
@@ -201,7 +224,6 @@ def evaluate_public(game, policy_file, form: str | None):
     """The Evaluation of a saved public-tree policy (zerosum.public-policy JSON), or None when the
     file is a history-tree policy and the form allows the history tree."""
     from ..core.evaluation import Evaluation
-    from ..public_tree.policy import PublicPolicy
 
     if not is_public_policy_file(policy_file):
         if form == "public-tree":
@@ -211,15 +233,87 @@ def evaluate_public(game, policy_file, form: str | None):
     if form == "history-tree":
         raise ZerosumError(f"{policy_file} is a public-tree policy; evaluate it with --form public-tree")
     resolve_form(game, "public-tree")
+    ev = load_public_policy(game, policy_file).evaluate()
+    nc = ev["nash_conv"]
+    return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
+
+
+def load_public_policy(game, policy_file):
+    """The PublicPolicy saved in ``policy_file`` on ``game``'s public tree (built, never solved)."""
+    from ..public_tree.policy import PublicPolicy
+
     path = Path(policy_file)
     try:
         data = json.loads(path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
-    tree = public_tree(game)
-    ev = PublicPolicy.from_dict(tree, data, source=repr(str(path))).evaluate()
-    nc = ev["nash_conv"]
-    return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
+    return PublicPolicy.from_dict(public_tree(game), data, source=repr(str(path)))
+
+
+def node_report_public(game, policy_file, label: str) -> dict:
+    """``zerosum evaluate --node LABEL``: the per-hand report of
+    :func:`zerosum.public_tree.analysis.node_analysis` at that public node, JSON-ready (arrays as
+    lists, NaN as null), from the saved policy alone."""
+    from ..public_tree.analysis import node_analysis, to_json
+
+    if not is_public_policy_file(policy_file):
+        raise ZerosumError(f"--node reads a public-tree policy, and {policy_file} is not one; "
+                           f"zerosum solve {game.name} --form public-tree --save POLICY.json writes one")
+    policy = load_public_policy(game, policy_file)
+    return to_json(node_analysis(policy.tree, policy, label))
+
+
+#: hands listed per player in the text report of ``evaluate --node`` (--json has all)
+TOP_HANDS = 16
+
+
+def node_report_lines(report: dict) -> list[str]:
+    """The text of ``evaluate --node``: per player the most likely hands (weight, EV, equity, and
+    the strategy where that player acts), the categories, and for the acting player the 13x13
+    grid of the range at the node (percent of the weight in each class)."""
+    def num(x, fmt):
+        return "-" if x is None else format(x, fmt)
+
+    actions = report["actions"]
+    lines = [f"node {report['label']!r} ({report['kind']}" + (f", player {report['player']} to act: "
+             f"{' '.join(actions)}" if report["player"] is not None else "") + ")"
+             + (f", board {report['board']}" if "board" in report else "")
+             + f", reached with probability {report['reach_probability']:.6f}"]
+    for entry in report["players"]:
+        acting = "strategy" in entry
+        lines.append(f"player {entry['player']}: {len(entry['hands'])} hands; weight = P(hand | node), EV in chips "
+                     f"(net), equity vs the other range here")
+        head = f"  {'hand':<6} {'weight':>8} {'EV':>9} {'equity':>7}"
+        if acting:
+            head += "".join(f" {a:>6}" for a in actions)
+        lines.append(head)
+        order = sorted(range(len(entry["hands"])), key=lambda i: -(entry["weight"][i] or 0.0))[:TOP_HANDS]
+        for i in order:
+            eq = entry.get("equity", [None] * len(entry["hands"]))[i]
+            row = f"  {entry['hands'][i]:<6} {entry['weight'][i]:8.4f} {num(entry['ev'][i], '9.3f')} {num(eq, '7.3f')}"
+            if acting:
+                row += "".join(f" {num(entry['strategy'][a][i], '6.3f')}" for a in range(len(actions)))
+            lines.append(row)
+        if len(entry["hands"]) > TOP_HANDS:
+            lines.append(f"  ... {len(entry['hands']) - TOP_HANDS} more (--json lists every hand)")
+        cats = entry.get("categories")
+        if cats:
+            lines.append(f"  {'category':<15} {'combos':>6} {'weight':>8} {'EV':>9} {'equity':>7}")
+            for k, name in enumerate(cats["names"]):
+                if cats["combos"][k]:
+                    lines.append(f"  {name:<15} {cats['combos'][k]:6.0f} {cats['weight'][k]:8.4f} "
+                                 f"{num(cats['ev'][k], '9.3f')} {num(cats.get('equity', [None] * 14)[k], '7.3f')}")
+        grid = entry.get("grid")
+        if grid and (acting or report["player"] is None):
+            lines.append("  the range here by class (percent of the weight; '.' none held):")
+            for r in range(13):
+                cells = []
+                for c in range(13):
+                    k = 13 * r + c
+                    cells.append(f"{grid['classes'][k]:>3}{100 * grid['weight'][k]:4.0f}" if grid["combos"][k]
+                                 else f"{grid['classes'][k]:>3}   .")
+                lines.append("  " + " ".join(cells))
+    return lines
 
 
 def is_public_policy_file(path) -> bool:

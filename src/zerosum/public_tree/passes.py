@@ -10,11 +10,13 @@ their argument groups (:mod:`.arrays`).
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from . import kernels, shape_kernels
-from .arrays import ShapeArrays, ShapeScratch, TreeArrays, as_rule, depth_scratch, node_scratch
-from .form import FOLD, PublicTree
+from .arrays import DepthScratch, ShapeArrays, ShapeScratch, TreeArrays, as_rule, depth_scratch, node_scratch
+from .form import CHANCE_NODE, FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS
 
@@ -22,11 +24,17 @@ from .terminals import RANKS
 class Workspace:
     """What one pass needs besides the solver's arrays.  ``per_node=True`` keeps a value vector per
     public node (breadth-order traversal, ``val[node, hand]`` readable after a pass); the default
-    depth-first traversal keeps vectors per depth only."""
+    depth-first traversal keeps vectors per depth only, and runs in ``threads`` threads where
+    the tree has a chance node and nothing is sampled (:meth:`_walk_cut`)."""
 
-    def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False):
+    def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False, threads: int = 1):
         width = max(tree.n_hands)
         self.per_node = per_node
+        #: the depth-first pass's threads (:meth:`_walk_cut`); the per-node pass runs in one
+        self.threads = max(int(threads), 1)
+        self._cut = None
+        self._pool = None  # the other threads' pool, made on the first threaded pass
+        self.has_chance = bool((tree.kind == CHANCE_NODE).any())  # (a river spot has no deal: one thread)
         if per_node:
             # one buffer holds the opponent's reach on the way down and the values on the way up
             self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
@@ -43,16 +51,81 @@ class Workspace:
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
+        self.no_cut = np.zeros((0, 2, width), dtype=dtype)
         self.active = np.zeros(0, dtype=np.int8)
         self.iw = np.zeros(0, dtype=np.float64)
         self.visited = 0
 
     def nbytes(self) -> int:
-        """Working memory of a pass: per node (per_node) or per depth."""
+        """Working memory of a pass: per node (per_node) or per depth (per thread, and the cut
+        nodes' vectors, where threads run)."""
         if self.per_node:
             return self.val.nbytes + self.own.nbytes
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
-        return (self.max_depth + 1) * per_depth
+        cut = sum(a.nbytes for a in self._cut[2:5]) if self._cut else 0
+        return (self.max_depth + 1) * per_depth * (self.threads if self._cut else 1) + cut
+
+    def _cut_plan(self, predict: bool):
+        """The threads' split (made once per ``predict``): the cut nodes are the chance nodes with
+        no chance node above them (the turn's or river's deals), a task per child; with their
+        reach, their children's values and a depth-first scratch per thread."""
+        key = bool(predict)
+        if self._cut is not None and self._cut[0] == key:
+            return self._cut
+        tree = self.tree
+        top = np.zeros(tree.n_nodes, dtype=bool)  # a chance node above (parents precede children)
+        for n in range(1, tree.n_nodes):
+            q = tree.parent[n]
+            top[n] = top[q] or tree.kind[q] == CHANCE_NODE
+        cut = np.flatnonzero((tree.kind == CHANCE_NODE) & ~top)
+        slot = np.full(tree.n_nodes, -1, dtype=np.int64)
+        slot[cut] = np.arange(len(cut))
+        counts = tree.n_children[cut]
+        task_slot = np.repeat(np.arange(len(cut), dtype=np.int64), counts)
+        task_node = (np.repeat(tree.first_child[cut], counts) +
+                     np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int64)
+        rows = 2 if predict else 1
+        w, dt, t = self.width, self.dtype, self.threads
+        d = self.max_depth + 1
+        pd = d if predict else 1
+        # the small per-thread rows padded to 128 entries (1 KiB in float64), so no two threads write one
+        # cache line: unpadded, the card sums of thread 0 and 1 shared a line (52 floats a row)
+        pad = d + 128
+        scratch = DepthScratch(*(np.zeros((t, d, w), dtype=dt) for _ in range(4)),
+                               np.zeros((t, d, self.max_actions, w), dtype=dt), np.ones((t, pad)),
+                               np.zeros((t, pd, w), dtype=dt), np.zeros((t, pd, self.max_actions, w), dtype=dt),
+                               np.zeros((t, pad), dtype=np.int64), np.zeros((t, pad), dtype=np.int64))
+        self._cut = (key, slot, np.zeros((len(cut), 2, w), dtype=dt), np.zeros((len(task_node), rows, w), dtype=dt),
+                     np.zeros((len(cut), 2, w), dtype=dt), task_node, task_slot, scratch,
+                     np.zeros((t, 128), dtype=dt), np.zeros(t, dtype=np.int64))
+        return self._cut
+
+    def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale):
+        """The depth-first pass in ``threads`` threads: the trunk down to the cut nodes (one
+        thread), their subtrees (:func:`~zerosum.public_tree.kernels.cut_thread`, one call per
+        thread, in parallel), the trunk up from their values (one thread); the figures are the
+        one-thread pass's, bit for bit (see :func:`~zerosum.public_tree.kernels.dfs_from`).
+        The trunk of the turn subgame Ks7d2c9h is 21 of its 7,077 nodes (7 of them cut nodes, 336
+        subtrees), so nearly all the work is in the threads."""
+        _, slot, cut_reach, child_val, cut_val, task_node, task_slot, scratch, cs, visited = self._cut_plan(predict)
+        depth = self.depth[1]
+        rp, ro = self.ranges[p], self.ranges[1 - p]
+        head = (*self.args, p, rp, ro, src_p, src_o, mode, avg, weight, rule)
+        kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 1, slot, cut_reach,
+                         cut_val)
+        args = (*head, cs, self.no_sample, regrets_p, predict, pscale, scratch, slot, task_node, task_slot, cut_reach,
+                child_val, cut_val)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
+        others = [self._pool.submit(kernels.cut_thread, *args, t, self.threads) for t in range(1, self.threads)]
+        visited[0] = kernels.cut_thread(*args, 0, self.threads)  # this thread takes share 0
+        for t, f in enumerate(others, 1):
+            visited[t] = f.result()
+        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp))
+        value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
+                                     cut_reach, cut_val)
+        self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
+        return value
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
              regrets_p=None, predict: int = 0, pscale: float = 1.0) -> float:
@@ -64,9 +137,15 @@ class Workspace:
             key = bool(predict)
             if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
                 self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key))
-            value, self.visited = kernels.walk_dfs(
+            if self.threads > 1 and not len(sample) and self.has_chance:
+                return self._walk_cut(p, src_p, src_o, mode, avg, float(weight), rule,
+                                      src_p if regrets_p is None else regrets_p, int(predict), float(pscale))
+            # dfs_from with no cut (kernels.walk_dfs's pass), its arguments of the types the threads' pass gives
+            # it, so one compiled version serves both
+            value, self.visited = kernels.dfs_from(
                 *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
-                self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1])
+                self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1],
+                0, 0, self.no_sample, self.no_cut, self.no_cut)
             return value
         if predict:
             raise AssertionError("predictive updates run on the depth-first pass")

@@ -52,6 +52,13 @@ def as_public_tree(game) -> PublicTree:
     return public_tree(game)
 
 
+def check_threads(threads) -> int:
+    """The depth-first pass's threads (a whole number >= 1), or a one-line refusal."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ZerosumError(f"threads must be a whole number >= 1, got {threads!r}; e.g. --option threads=2")
+    return int(threads)
+
+
 def check_dtype(dtype) -> str:
     """The dtype of a public-tree solver's sums, or a one-line refusal."""
     if dtype not in DTYPES:
@@ -102,17 +109,21 @@ class PublicTreeSolver(IterativeSolver):
     ``shape_pass`` is set; the per-node pass where only that fits; the depth-first pass otherwise,
     and always for a predictive variant (it carries the prediction: the strategies are stored and
     rebuilt by predictive regret matching+ inside it, with the variant's regret rule, average
-    weight and ``prediction_scale(t)``)."""
+    weight and ``prediction_scale(t)``).  ``threads``: the depth-first pass's (and its NashConv's)
+    threads, the same figures bit for bit with any number (see
+    :class:`~zerosum.public_tree.passes.Workspace`); default 1 (docs/public-tree.md says why)."""
 
     form = "public-tree"
     #: the shape-tree pass (arrays in its kernel layout, strategies stored) where per-node vectors fit
     shape_pass = True
 
-    def __init__(self, game, variant: Variant | None = None, dtype: str = "float64", alternating: bool = True):
+    def __init__(self, game, variant: Variant | None = None, dtype: str = "float64", alternating: bool = True,
+                 threads: int = 1):
         if not alternating:
             raise ZerosumError("the public tree runs alternating updates only")
         self.variant = CFR() if variant is None else check_variant(variant)
         self.dtype = check_dtype(dtype)
+        self.threads = check_threads(threads)
         self.alternating = True
         self.tree = as_public_tree(game)
         self.game = self.tree
@@ -124,15 +135,18 @@ class PublicTreeSolver(IterativeSolver):
         self.average = [np.zeros(n, dtype=dt) for n in ia]
         self.shapes = None
         if self.variant.predictive:  # the depth-first pass carries the prediction
-            self.workspace = Workspace(self.tree, dt)
+            self.workspace = Workspace(self.tree, dt, threads=self.threads)
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
         elif self.shape_pass and per_node_fits(self.tree, dt):
             self.workspace = ShapeWorkspace(self.tree, dt)
             self.shapes = self.workspace.shapes
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
         else:
-            self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt))
+            self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt), threads=self.threads)
         self._eval_workspace = None
+        #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
+        #: per-node or depth-first pass, which has a point between the two players' updates)
+        self.locks = None
 
     @property
     def name(self) -> str:
@@ -151,6 +165,8 @@ class PublicTreeSolver(IterativeSolver):
                     ws.walk(p, self.strategy[p], self.strategy[1 - p], kernels.UPDATE, self.average[p], w, rule,
                             regrets_p=self.regrets[p], predict=predict, pscale=pscale)
                     self.nodes_touched += ws.visited
+                    if self.locks is not None:  # node locking (zerosum.public_tree.locking)
+                        self.locks.apply(self, p)
             elif self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
                 ws.iteration(self.regrets, self.stored, self.average, w, rule)
                 self.nodes_touched += 2 * ws.visited
@@ -158,6 +174,8 @@ class PublicTreeSolver(IterativeSolver):
                 for p in (0, 1):
                     ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
                     self.nodes_touched += ws.visited
+                    if self.locks is not None:
+                        self.locks.apply(self, p)
 
     def in_form_layout(self, arrays) -> list:
         """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
@@ -172,7 +190,7 @@ class PublicTreeSolver(IterativeSolver):
             return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
-                Workspace(self.tree, np.float64, updates=False)
+                Workspace(self.tree, np.float64, updates=False, threads=self.threads)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace)
 
@@ -282,12 +300,18 @@ def with_variant(driver: type, variant_class: type, prefix: str, **fixed) -> typ
         name = variant_class.name
 
         def __init__(self, game, alternating: bool = True, **params):
-            super().__init__(game, variant_class(**params), alternating=alternating, **fixed)
+            if "threads" in params and threaded:
+                fixed_here = {**fixed, "threads": params.pop("threads")}
+            else:
+                fixed_here = fixed
+            super().__init__(game, variant_class(**params), alternating=alternating, **fixed_here)
 
     own = list(inspect.signature(Bound.__init__).parameters.values())[:3]  # self, game, alternating
+    # a driver that runs threads (PublicTreeSolver's depth-first pass) takes the keyword threads too
+    threaded = "threads" in inspect.signature(driver.__init__).parameters and "threads" not in fixed
     takes = [] if variant_class.__init__ is object.__init__ else \
         list(inspect.signature(variant_class.__init__).parameters.values())[1:]
-    Bound.__init__.__signature__ = inspect.Signature(own + takes)
+    Bound.__init__.__signature__ = inspect.Signature(own + takes)  # threads: not a variant's parameter
     Bound.__name__ = Bound.__qualname__ = prefix + variant_class.__name__
     Bound.dtype = fixed.get("dtype", "float64")
     return Bound

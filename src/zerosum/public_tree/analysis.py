@@ -1,0 +1,522 @@
+"""What a poker user reads at one public node: per hand, the strategy, the range reaching the
+node, the expected value and the equity; the same by 13x13 hand class and by made hand / draw.
+
+Definitions (player p at public node n, hand i; o is the other player; everything from the
+profile's behavioral strategies, e.g. a solver's average policy):
+
+* ``reach[i]`` = range_p(i) x the probability that p's own strategy takes hand i to n (the
+  player's range at the node before card removal, what solvers draw as the range);
+* ``probability[i]`` = P(n is reached and p holds i) = reach[i] x D(i), where
+  D(i) = sum_j W_n(i, j) reach_o[j] and W_n(i, j) is the chance probability of the deal (i, j) and
+  of the public cards dealt down to n (zero where the hands share a card with each other or with
+  the board): chance, card removal and the opponent's reach are all in D;
+* ``weight[i]`` = probability[i] / sum(probability): the range at the node normalized to sum to 1
+  (the probability of holding i given that the node is reached);
+* ``ev[i]`` = E[p's net chips at the end of the hand | n reached, p holds i] = cfv(i) / D(i), where
+  cfv(i) = sum over the terminals z below n of p's own probability from n to z x the payoff of z
+  x sum_j W_z(i, j) reach_o(z, j) is the counterfactual value (the one the passes compute).  Net
+  chips are the game's payoff: what p ends with minus what p had before the subgame (the starting
+  pot counts half to each player), so at the root ``sum_i weight[i] * ev[i]`` is the game value;
+  NaN where D(i) = 0 (the hand cannot be there);
+* ``equity[i]`` = P(win) + P(tie) / 2 at showdown against o's hands weighted by reach_o at n
+  (card removal included), over all the cards still to come, ignoring any further betting (as
+  poker solvers define it); NaN where no opponent hand is compatible;
+* ``strategy[a, i]`` (the player to act only): the profile's probability of action a.
+
+The values come from one NumPy pass over the subtree of n (:func:`node_values`): reach vectors
+down, terminal values batched per board (one matrix product per board: on the limit turn
+subgame this is what keeps the pass in BLAS), values up.  It is independent of the compiled
+kernels of :mod:`.kernels` on purpose: the tests check both against each other and against the
+history tree.  Hold'em trees give card-level hands (grid, categories, equity); the poker family
+gives strategy, reach, weight and EV.
+
+Costs, measured here: the whole report at the root of the full limit turn subgame (7,077 public
+nodes, 1,128 hands) 3.0 s and 200 MB of peak growth (the pass keeps [nodes x hands] reach and
+value arrays for the subtree; :func:`check_size` refuses a subtree past memory or ~40 s of
+terminal products, naming a later node), at a river node 0.04 s; the equity of every hand on a
+flop with full ranges 2.1 s.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ZerosumError
+from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
+from .terminals import DENSE, RANKS, SWEEP
+
+_RANKS = "23456789TJQKA"
+#: the categories, first match wins (see :func:`hand_categories` for the exact rules)
+CATEGORIES = ("straight flush", "quads", "full house", "flush", "straight", "set", "trips", "two pair",
+              "overpair", "top pair", "weaker pair", "flush draw", "straight draw", "nothing")
+
+
+def as_policy(tree: PublicTree, profile):
+    """A :class:`~zerosum.public_tree.policy.PublicPolicy` from a policy, or a solver's average."""
+    from .policy import PublicPolicy
+
+    if isinstance(profile, PublicPolicy):
+        return profile
+    if hasattr(profile, "average_policy"):
+        return profile.average_policy()
+    raise ZerosumError(f"expected a public-tree policy or solver, got {type(profile).__name__}")
+
+
+def find_node(tree: PublicTree, label: str) -> int:
+    """The public node with this label (``":9h:cc/r"``: cards dealt after the starting board, then
+    the betting of each street, '/' between streets), or a one-line refusal naming some labels."""
+    try:
+        return tree.labels.index(label)
+    except ValueError:
+        pass
+    near = [lab for lab in tree.labels if tree.kind[tree.labels.index(lab)] == DECISION][:6]
+    raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
+                       f"(the root is {tree.labels[0]!r})")
+
+
+# --- dense terminal matrices, one board at a time ------------------------------------------------
+class _Boards:
+    """W(i, j, b) (chance weight of the deal) and S(i, j, b) = W x showdown sign for player 0, as
+    [n0 x n1] matrices per board id, made on first use (O(n^2) per board: an analysis, not a solver)."""
+
+    def __init__(self, tree: PublicTree):
+        self.term = tree.terminals
+        self.n = tree.n_hands
+        self.cache: dict = {}
+        if self.term.kind == SWEEP:
+            c = self.term.cards
+            self.share = ((c[:, None, 0] == c[None, :, 0]) | (c[:, None, 0] == c[None, :, 1]) |
+                          (c[:, None, 1] == c[None, :, 0]) | (c[:, None, 1] == c[None, :, 1]))
+
+    def get(self, b: int):
+        """The matrices of board ``b``; only the last board's are kept (the full turn subgame's 49
+        boards would hold 1 GB: 2 x 1,128^2 x 8 bytes each)."""
+        if b not in self.cache:
+            self.cache = {b: self._make(b)}
+        return self.cache[b]
+
+    def _make(self, b: int):
+        t = self.term
+        if t.kind == DENSE:
+            return t.weight[b], t.signed[b]
+        if t.kind == SWEEP:
+            n = self.n[0]
+            live = t.order[t.start[b]:t.start[b + 1]]
+            strength = np.full(n, -1, dtype=np.int64)
+            strength[live] = t.strength[t.start[b]:t.start[b + 1]]
+            ok = np.zeros(n, dtype=bool)
+            ok[live] = True
+            w = t.const[b] * (ok[:, None] & ok[None, :] & ~self.share)
+            return w, w * np.sign(strength[:, None] - strength[None, :])
+        if t.kind == RANKS:  # W = c(b) (k - [i = j]) (k - [i = r] - [j = r]); a rank pairing the card on top
+            k, r = t.copies, int(t.board_rank[b])
+            n = self.n[0]
+            eye = np.eye(n)
+            w = t.const[b] * (k - eye)
+            strength = np.arange(n)
+            if r >= 0:
+                hit = np.zeros(n)
+                hit[r] = 1.0
+                w = w * np.maximum(k - hit[:, None] - hit[None, :], 0.0)
+                strength = strength.copy()
+                strength[r] = n
+            return w, w * np.sign(strength[:, None] - strength[None, :])
+        raise AssertionError(f"unknown terminals {t.kind}")
+
+
+# --- the value pass -----------------------------------------------------------------------------------
+def path_reach(tree: PublicTree, policy, node: int) -> list[np.ndarray]:
+    """Each player's reach at ``node``: range x that player's own probabilities along the path."""
+    reach = [np.array(tree.ranges[0], dtype=np.float64), np.array(tree.ranges[1], dtype=np.float64)]
+    path = []
+    n = node
+    while n > 0:
+        path.append(n)
+        n = int(tree.parent[n])
+    for child in reversed(path):
+        par = int(tree.parent[child])
+        if tree.kind[par] == DECISION:
+            q = int(tree.player[par])
+            reach[q] = reach[q] * policy.table(par)[child - int(tree.first_child[par])]
+    return reach
+
+
+def subtree(tree: PublicTree, node: int) -> np.ndarray:
+    """The nodes below ``node`` (itself included), ascending: parents before children."""
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        f, c = int(tree.first_child[n]), int(tree.n_children[n])
+        if c:
+            stack.extend(range(f, f + c))
+    return np.array(sorted(out), dtype=np.int64)
+
+
+#: the value pass's most terminal work (terminals x n0 x n1 multiply-adds): about 40 s here (the
+#: full turn subgame's root, 4,000 terminals x 1,128^2, took 2 s)
+MAX_TERMINAL_WORK = 1e11
+
+
+def check_size(tree: PublicTree, node: int, nodes: np.ndarray) -> None:
+    """Refuse, in one line and before any work, a subtree whose value pass would not fit in memory
+    (four [nodes x hands] float64 arrays) or would take minutes (dense terminal products)."""
+    from ..core.memory import memory_limit
+
+    n0, n1 = tree.n_hands
+    need = 2 * len(nodes) * (n0 + n1) * 8
+    work = int((tree.kind[nodes] >= FOLD).sum()) * n0 * n1
+    if need <= memory_limit() and work <= MAX_TERMINAL_WORK:
+        return
+    later = next((int(k) for k in nodes[1:] if tree.kind[int(tree.parent[k])] == CHANCE_NODE), None)
+    hint = f"; ask for a node after the next card, e.g. --node {tree.labels[later]!r}" if later is not None else \
+        "; narrow the ranges"
+    raise ZerosumError(f"the analysis at {tree.labels[node]!r} walks {len(nodes):,} public nodes x {max(n0, n1):,} hands "
+                       f"(about {need / 1e9:.1f} GB and {work:.1e} terminal products), too much here{hint}")
+
+
+def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | None = None, locked=None,
+                boards: _Boards | None = None) -> dict:
+    """Counterfactual values of every hand of both players at ``node`` under ``policy``: one pass
+    down (reach vectors), terminals per board (matrix products), one pass up.  With
+    ``best_response=q``, player q takes the best action per hand at its nodes below (read only
+    q's values then: the other player's are not against that response), except for the hands of
+    ``locked[node]`` (a bool [hands] mask), which follow the policy there.  Returns ``cfv`` (two
+    vectors), ``reach`` (two vectors at ``node``) and ``denominator`` (D of the module docstring)."""
+    boards = boards or _Boards(tree)
+    nodes = subtree(tree, node)
+    check_size(tree, node, nodes)
+    pos = {int(n): k for k, n in enumerate(nodes)}
+    n0, n1 = tree.n_hands
+    top = path_reach(tree, policy, node)
+    r = [np.zeros((len(nodes), n0)), np.zeros((len(nodes), n1))]
+    r[0][0], r[1][0] = top
+    kind, player, first, count = tree.kind, tree.player, tree.first_child, tree.n_children
+    tables = {}
+    for k, n in enumerate(nodes.tolist()):  # down: each child's reach from its parent's
+        if k and kind[int(tree.parent[n])] == DECISION:
+            par = int(tree.parent[n])
+            q = int(player[par])
+            if par not in tables:
+                tables[par] = policy.table(par)
+            kp = pos[par]
+            r[q][k] = r[q][kp] * tables[par][n - int(first[par])]
+            r[1 - q][k] = r[1 - q][kp]
+        elif k:
+            kp = pos[int(tree.parent[n])]
+            r[0][k], r[1][k] = r[0][kp], r[1][kp]
+    v = [np.zeros((len(nodes), n0)), np.zeros((len(nodes), n1))]
+    term = np.flatnonzero(kind[nodes] >= FOLD)
+    for b in np.unique(tree.board[nodes[term]]):  # terminals: one product per board
+        ks = term[tree.board[nodes[term]] == b]
+        w, s = boards.get(int(b))
+        tn = nodes[ks]
+        stake = tree.stake[tn]
+        show = kind[tn] == SHOWDOWN
+        # player 0: +stake x S r1 at a showdown, -/+ stake x W r1 at a fold by 0 / by 1
+        sign0 = np.where(show, 1.0, np.where(player[tn] == 0, -1.0, 1.0)) * stake
+        sh, fo = ks[show], ks[~show]
+        if len(sh):
+            v[0][sh] = sign0[show, None] * (r[1][sh] @ s.T)
+            v[1][sh] = -sign0[show, None] * (r[0][sh] @ s)
+        if len(fo):
+            v[0][fo] = sign0[~show, None] * (r[1][fo] @ w.T)
+            v[1][fo] = -sign0[~show, None] * (r[0][fo] @ w)
+    locked = locked or {}
+    for k in range(len(nodes) - 1, -1, -1):  # up: children after parents in ``nodes``
+        n = int(nodes[k])
+        if kind[n] >= FOLD:
+            continue
+        kids = [pos[c] for c in range(int(first[n]), int(first[n]) + int(count[n]))]
+        if kind[n] == CHANCE_NODE:
+            for p in (0, 1):
+                v[p][k] = v[p][kids].sum(axis=0)
+            continue
+        q = int(player[n])
+        table = tables.get(n)
+        if table is None:
+            table = tables[n] = policy.table(n)
+        v[1 - q][k] = v[1 - q][kids].sum(axis=0)
+        follow = (table * v[q][kids]).sum(axis=0)
+        if best_response == q:
+            best = v[q][kids].max(axis=0)
+            mask = locked.get(n)
+            v[q][k] = best if mask is None else np.where(mask, follow, best)
+        else:
+            v[q][k] = follow
+    w, _ = boards.get(int(tree.board[node]))
+    den = [w @ top[1], w.T @ top[0]]
+    return {"cfv": [v[0][0], v[1][0]], "reach": top, "denominator": den}
+
+
+def game_value(tree: PublicTree, policy) -> float:
+    """Player 0's expected payoff under ``policy`` (from :func:`node_values` at the root)."""
+    vals = node_values(tree, policy, 0)
+    return float(vals["reach"][0] @ vals["cfv"][0])
+
+
+def best_response_value(tree: PublicTree, policy, player: int, locked=None) -> float:
+    """Player ``player``'s best-response value against the other's strategy in ``policy``, keeping
+    ``locked`` ({node: bool mask of its hands}) fixed to the policy (the best response of a locked
+    player can only move its free slots)."""
+    vals = node_values(tree, policy, 0, best_response=player, locked=locked)
+    return float(vals["reach"][player] @ vals["cfv"][player])
+
+
+# --- hold'em hands: classes, categories, equity --------------------------------------------------------
+def _hand_cards(tree: PublicTree) -> np.ndarray | None:
+    if tree.terminals.kind != SWEEP:
+        return None
+    return np.asarray(tree.terminals.cards, dtype=np.int64)
+
+
+def node_board(tree: PublicTree, node: int) -> tuple[int, ...] | None:
+    """The cards on the board at ``node`` (hold'em), or None."""
+    from ..poker.cards import parse_cards
+
+    boards = tree.extra.get("boards")
+    if boards is None:
+        return None
+    return parse_cards(boards[int(tree.board[node])])
+
+
+def hand_class(label: str) -> str:
+    """'AA', 'AKs' or 'AKo' of a hole-card label like 'AhKh'."""
+    a, b = label[0], label[2]
+    if _RANKS.index(b) > _RANKS.index(a):
+        a, b = b, a
+    if a == b:
+        return a + b
+    return a + b + ("s" if label[1] == label[3] else "o")
+
+
+def grid_classes() -> list[list[str]]:
+    """The 13x13 grid, A first: pairs on the diagonal, suited above it (row = higher card),
+    offsuit below (column = higher card)."""
+    r = _RANKS[::-1]
+    return [[r[i] + r[j] if i == j else (r[i] + r[j] + "s" if i < j else r[j] + r[i] + "o") for j in range(13)]
+            for i in range(13)]
+
+
+def _straight_mask(ranks_mask: np.ndarray) -> np.ndarray:
+    wheel = (1 << 12) | 0b1111
+    masks = np.array([wheel] + [0b11111 << lo for lo in range(9)], dtype=np.int64)
+    return ((ranks_mask[..., None] & masks) == masks).any(axis=-1)
+
+
+def hand_categories(board, cards: np.ndarray) -> np.ndarray:
+    """Index into :data:`CATEGORIES` for each hole pair (cards [n, 2]) on ``board`` (3-5 cards).
+    The first rule that holds wins:
+
+    * straight flush ... straight, and two pair: the evaluator's category of the best five of
+      board + hole cards (:mod:`zerosum.poker.strength`; a hand that plays the board counts too);
+    * three of a kind: ``set`` with a pocket pair matching a board card, ``trips`` otherwise;
+    * one pair, with a hole card in the pair: ``overpair`` (a pocket pair above every board card),
+      ``top pair`` (a hole card pairs the highest board card), ``weaker pair`` (any other);
+    * no pair of its own (high card, or the pair is the board's): ``flush draw`` (board of 3 or 4
+      cards, four cards of one suit among board + hole, at least one a hole card), ``straight draw``
+      (board of 3 or 4 cards and one more rank would make a straight that needs a hole card:
+      open-ended and gutshots alike), ``nothing`` otherwise."""
+    from ..poker.strength import CATEGORIES as BANDS
+    from ..poker.strength import hand_strengths
+
+    board = np.asarray(board, dtype=np.int64)
+    cards = np.asarray(cards, dtype=np.int64)
+    s = hand_strengths(board, cards).astype(np.int64)
+    low = {name: lo for name, lo in BANDS}
+    out = np.full(len(cards), CATEGORIES.index("nothing"))
+    br, hr = board >> 2, cards >> 2
+    pocket = hr[:, 0] == hr[:, 1]
+    hits = (hr[:, :, None] == br[None, None, :]).any(axis=2)  # [n, 2] hole card pairs a board card
+    one_pair = (s >= low["one pair"]) & (s < low["two pair"])
+    own_pair = one_pair & (pocket | hits.any(axis=1))
+    top = br.max()
+    rules = [
+        ("straight flush", s >= low["straight flush"]),
+        ("quads", (s >= low["four of a kind"]) & (s < low["straight flush"])),
+        ("full house", (s >= low["full house"]) & (s < low["four of a kind"])),
+        ("flush", (s >= low["flush"]) & (s < low["full house"])),
+        ("straight", (s >= low["straight"]) & (s < low["flush"])),
+        ("set", (s >= low["three of a kind"]) & (s < low["straight"]) & pocket & hits[:, 0]),
+        ("trips", (s >= low["three of a kind"]) & (s < low["straight"])),
+        ("two pair", (s >= low["two pair"]) & (s < low["three of a kind"])),
+        ("overpair", own_pair & pocket & (hr[:, 0] > top)),
+        ("top pair", own_pair & ((hr == top) & hits).any(axis=1)),
+        ("weaker pair", own_pair),
+    ]
+    if len(board) < 5:
+        bs, hs = board & 3, cards & 3
+        counts = (bs[None, :, None] == np.arange(4)).sum(axis=1) + (hs[:, :, None] == np.arange(4)).sum(axis=1)
+        uses = (hs[:, :, None] == np.arange(4)).any(axis=1)  # [n, 4]
+        rules.append(("flush draw", ((counts == 4) & uses).any(axis=1)))
+        bmask = int(np.bitwise_or.reduce(1 << br))
+        hmask = (1 << hr[:, 0]) | (1 << hr[:, 1])
+        draw = np.zeros(len(cards), dtype=bool)
+        for r in range(13):
+            with_r = _straight_mask((bmask | hmask) | (1 << r))
+            board_only = _straight_mask(np.array([bmask | (1 << r)]))[0]
+            draw |= with_r & ~board_only
+        rules.append(("straight draw", draw))
+    done = np.zeros(len(cards), dtype=bool)
+    for name, hold in rules:
+        take = hold & ~done
+        out[take] = CATEGORIES.index(name)
+        done |= take
+    return out
+
+
+def equity(board, cards: np.ndarray, opponent: np.ndarray) -> np.ndarray:
+    """Showdown equity of each hole pair (cards [n, 2]) against the weights ``opponent`` over the
+    same pairs, on ``board`` (3-5 cards), over every runout, card removal included:
+    sum_j opp(j) sum_runouts [i, j, runout disjoint] (win + tie / 2) divided by
+    sum_j opp(j) [i, j disjoint] x runouts avoiding both (a constant for disjoint pairs).  NaN
+    where no opponent weight is compatible.
+
+    Per runout, a sweep instead of the [n x n] comparison: in strength order, the opponent's weight
+    below (and equal to) each hand is a prefix sum, less the weight of the hands sharing either of
+    its cards (at most 51 per card, compared directly), plus the hand itself (removed twice).  On a
+    flop with both ranges full (1,176 pairs, 1,176 runouts) the [n x n] version took 32 s here."""
+    from ..poker.strength import board_strengths, complete_boards
+
+    board = np.asarray(board, dtype=np.int64)
+    cards = np.asarray(cards, dtype=np.int64)
+    n = len(cards)
+    opp = np.asarray(opponent, dtype=np.float64)
+    ok = ~np.isin(cards, board).any(axis=1)
+    rows = np.full((52, 51), n, dtype=np.int64)  # the hands holding each card; n: a dummy, no weight
+    for c in range(52):
+        idx = np.flatnonzero((cards == c).any(axis=1))
+        rows[c, :len(idx)] = idx
+    mine = [rows[cards[:, 0]], rows[cards[:, 1]]]  # [n, 51] each: the hands sharing my first / second card
+    full = complete_boards(board)
+    strengths = board_strengths(full, cards).astype(np.float64)  # 0 where a pair meets the runout
+    num = np.zeros(n)
+    cum = np.zeros(n + 1)
+    for k in range(len(full)):
+        s = strengths[k]
+        live = (s > 0) & ok
+        o = np.where(live, opp, 0.0)
+        se = np.append(np.where(live, s, -1.0), -1.0)
+        oe = np.append(o, 0.0)
+        order = np.argsort(se[:n], kind="stable")
+        np.cumsum(oe[order], out=cum[1:])
+        ss = se[order]
+        lo, hi = np.searchsorted(ss, s, "left"), np.searchsorted(ss, s, "right")
+        below, equal = cum[lo], cum[hi] - cum[lo]
+        for rowsets in mine:
+            sj, oj = se[rowsets], oe[rowsets]
+            below = below - (oj * (sj < s[:, None])).sum(axis=1)
+            equal = equal - (oj * (sj == s[:, None])).sum(axis=1)
+        num += np.where(live, below + 0.5 * (equal + o), 0.0)
+    share = ((cards[:, None, 0] == cards[None, :, 0]) | (cards[:, None, 0] == cards[None, :, 1]) |
+             (cards[:, None, 1] == cards[None, :, 0]) | (cards[:, None, 1] == cards[None, :, 1]))
+    left = 52 - len(board) - 4
+    runouts = 1.0
+    for t in range(5 - len(board)):
+        runouts *= (left - t) / (t + 1)
+    den = ((ok[:, None] & ok[None, :] & ~share) @ opp) * runouts
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+# --- the report -----------------------------------------------------------------------------------------
+def _weighted(x: np.ndarray, w: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """Per group, the w-weighted mean of x over its members (NaN entries and zero weights skipped;
+    NaN for a group without weight).  x: [hands] or [k, hands]."""
+    x = np.atleast_2d(x)
+    good = ~np.isnan(x) & (w > 0)
+    xs = np.where(good, x, 0.0) * w
+    num = np.zeros((x.shape[0], n_groups))
+    den = np.zeros((x.shape[0], n_groups))
+    for row in range(x.shape[0]):
+        num[row] = np.bincount(groups, weights=xs[row], minlength=n_groups)
+        den[row] = np.bincount(groups, weights=np.where(good[row], w, 0.0), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool = True) -> dict:
+    """Per hand of each player at the node ``label`` (a public label, or a node index): see the
+    module docstring for ``reach``, ``probability``, ``weight``, ``ev``, ``equity`` and
+    ``strategy``; for hold'em also ``grid`` (the 13x13 classes: combos held, reach, weight, and
+    the probability-weighted means of ev, equity and each action) and ``categories``."""
+    policy = as_policy(tree, profile)
+    node = label if isinstance(label, (int, np.integer)) else find_node(tree, label)
+    node = int(node)
+    vals = node_values(tree, policy, node)
+    cards = _hand_cards(tree)
+    board = node_board(tree, node)
+    kind = int(tree.kind[node])
+    out = {"game": tree.game_id, "node": node, "label": tree.labels[node], "kind": ("decision", "chance", "fold",
+           "showdown")[kind], "player": int(tree.player[node]) if kind == DECISION else None,
+           "actions": list(tree.action_labels[node]), "players": []}
+    if board is not None:
+        from ..poker.cards import cards_str
+
+        out["board"] = cards_str(board)
+    total = float(vals["reach"][0] @ vals["denominator"][0])
+    out["reach_probability"] = total  # P(the node is reached), chance included
+    for p in (0, 1):
+        reach, den, cfv = vals["reach"][p], vals["denominator"][p], vals["cfv"][p]
+        prob = reach * den
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ev = np.where(den > 0, cfv / np.where(den > 0, den, 1.0), np.nan)
+            weight = prob / prob.sum() if prob.sum() > 0 else np.zeros_like(prob)
+        held = np.flatnonzero(np.asarray(tree.ranges[p]) > 0)
+        entry = {"player": p, "hands": [tree.hand_labels[p][i] for i in held], "reach": reach[held],
+                 "probability": prob[held], "weight": weight[held], "ev": ev[held]}
+        if kind == DECISION and int(tree.player[node]) == p:
+            entry["strategy"] = policy.table(node)[:, held]
+        if cards is not None and board is not None:
+            if with_equity:
+                entry["equity"] = equity(board, cards, vals["reach"][1 - p])[held]
+            entry.update(_aggregates(entry, cards[held], board, out["actions"] if "strategy" in entry else []))
+        out["players"].append(entry)
+    return out
+
+
+def _aggregates(entry: dict, cards: np.ndarray, board, actions) -> dict:
+    classes = [hand_class(h) for h in entry["hands"]]
+    names = [c for row in grid_classes() for c in row]
+    index = {c: k for k, c in enumerate(names)}
+    groups = np.array([index[c] for c in classes], dtype=np.int64)
+    w = entry["probability"]
+    fields = {"combos": np.bincount(groups, minlength=169).astype(float),
+              "reach": np.bincount(groups, weights=entry["reach"], minlength=169),
+              "weight": np.bincount(groups, weights=entry["weight"], minlength=169),
+              "ev": _weighted(entry["ev"], w, groups, 169)[0]}
+    if "equity" in entry:
+        fields["equity"] = _weighted(entry["equity"], w, groups, 169)[0]
+    if "strategy" in entry:
+        fields["strategy"] = _weighted(entry["strategy"], w, groups, 169)
+    grid = {"classes": names, **fields}
+    cat = hand_categories(board, cards)
+    nc = len(CATEGORIES)
+    cats = {"names": list(CATEGORIES), "combos": np.bincount(cat, minlength=nc).astype(float),
+            "weight": np.bincount(cat, weights=entry["weight"], minlength=nc),
+            "ev": _weighted(entry["ev"], w, cat, nc)[0]}
+    if "equity" in entry:
+        cats["equity"] = _weighted(entry["equity"], w, cat, nc)[0]
+    if "strategy" in entry:
+        cats["strategy"] = _weighted(entry["strategy"], w, cat, nc)
+    return {"grid": grid, "categories": cats, "category": [CATEGORIES[c] for c in cat]}
+
+
+def to_json(report: dict) -> dict:
+    """The report with arrays as lists (NaN as null), for ``--json``."""
+    def conv(x):
+        if isinstance(x, np.ndarray):
+            return conv(x.tolist())
+        if isinstance(x, dict):
+            return {k: conv(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [conv(v) for v in x]
+        if isinstance(x, float) and not np.isfinite(x):
+            return None
+        if isinstance(x, (np.floating,)):
+            return conv(float(x))
+        if isinstance(x, np.integer):
+            return int(x)
+        return x
+
+    return conv(report)

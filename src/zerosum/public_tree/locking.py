@@ -1,0 +1,219 @@
+"""Node locking on the public tree: one player's strategy fixed at chosen public nodes (for the
+whole range or some hands), the rest solved against it.
+
+A lock is ``{public label: {hand label or "*": [one probability per action]}}`` (``"*"``: every
+hand of the locked player's range not named at that node), for one player: the acting player of
+every locked node (:class:`NodeLocks` refuses a node of the other player, a label that does not
+exist, a hand outside the player's range, and probabilities of the wrong count, negative or not
+summing to 1, each in one line).  A JSON file holds ``{"player": 1, "nodes": {...}}`` (``player``
+optional: then the nodes' acting player).
+
+How it is solved exactly (:func:`lock_solver`): after each update of the locked player L, L's
+regrets at the locked slots are set to the locked probabilities (and, for a predictive variant,
+its stored strategies there too).  Regret matching of a non-negative vector summing to 1 returns
+that vector, so the next pass of either player reads exactly the lock there; the regrets L's
+update wrote at those slots are thrown away, so L's free slots learn against L's own lock
+(their counterfactual values come up through the locked nodes as sum_a lock(a) v(a)).  This
+holds for every variant's regret rule: CFR+'s flooring leaves a non-negative vector unchanged,
+and DCFR's discounting, applied at the next update of those slots, scales the positive entries
+by one factor, which normalization removes (the reset follows every update anyway).  Updates
+alternate, so the lock is set once more when the solver is attached: at iteration 1 player 0's
+pass already sees L = 1's lock.  L's average sums at the locked slots are set to the lock as well,
+so the average policy equals the lock there even at nodes the average never reached.  The
+shape-tree pass (strategies stored inside one call for both players) has no point between the
+two players' passes, so a locked solver runs the per-node or depth-first pass (the pass the
+solver takes without the shape pass; the same figures, slower).
+
+Exploitability under locks (:func:`locked_exploitability`): the free player F's gain, its
+best-response value against L's profile minus its value, and L's gain when it may change only its
+free slots (a best response that keeps the lock).  Their sum is the NashConv of the locked game,
+zero at its equilibrium.  The usual NashConv (both players unrestricted) stays positive there: it
+counts what L would win by leaving its lock, which the lock forbids.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ZerosumError
+from .form import DECISION, PublicTree
+
+#: probabilities of a lock must sum to 1 within this
+SUM_TOLERANCE = 1e-6
+
+
+class NodeLocks:
+    """Locks of one player on ``tree``, checked: ``slots`` (flat indices into that player's arrays,
+    the form's layout) and ``values`` (the locked probabilities there); ``masks`` per node, the
+    locked hands (what :func:`~zerosum.public_tree.analysis.best_response_value` keeps fixed)."""
+
+    def __init__(self, tree: PublicTree, spec: dict, player: int | None = None, source: str = "locks"):
+        if not isinstance(spec, dict) or not spec:
+            raise ZerosumError(f"{source}: locks are {{public label: {{hand or \"*\": [probabilities]}}}}, "
+                               f"got {type(spec).__name__ if not isinstance(spec, dict) else 'nothing'}")
+        index = {lab: k for k, lab in enumerate(tree.labels)}
+        self.tree = tree
+        slots, values, self.masks = [], [], {}
+        for label, hands in spec.items():
+            node = index.get(label)
+            if node is None:
+                from .analysis import find_node
+
+                try:
+                    find_node(tree, label)
+                except ZerosumError as e:
+                    raise ZerosumError(f"{source}: {e}") from None
+            if tree.kind[node] != DECISION:
+                raise ZerosumError(f"{source}: node {label!r} is a {('decision', 'chance', 'fold', 'showdown')[tree.kind[node]]} "
+                                   f"node; only decision nodes can be locked")
+            q = int(tree.player[node])
+            if player is None:
+                player = q
+            if q != player:
+                raise ZerosumError(f"{source}: node {label!r} is player {q}'s, but the locks are player {player}'s; "
+                                   f"lock one player (a second solve can lock the other)")
+            if not isinstance(hands, dict) or not hands:
+                raise ZerosumError(f"{source}: node {label!r} needs {{hand or \"*\": [probabilities]}}")
+            na, n, o = int(tree.n_children[node]), tree.n_hands[q], int(tree.offset[node])
+            held = np.asarray(tree.ranges[q]) > 0
+            hand_index = {h: i for i, h in enumerate(tree.hand_labels[q])}
+            table = {}
+            for hand, probs in hands.items():
+                probs = self._probs(probs, na, label, hand, tree.action_labels[node], source)
+                if hand == "*":
+                    continue
+                i = hand_index.get(hand)
+                if i is None and isinstance(hand, str) and len(hand) == 4:  # "JcJd" for "JdJc"
+                    i = hand_index.get(hand[2:] + hand[:2])
+                if i is None or not held[i]:
+                    raise ZerosumError(f"{source}: {hand!r} is not a hand of player {q}'s range at {label!r} "
+                                       f"(hands look like {tree.hand_labels[q][int(np.argmax(held))]!r}, or \"*\" for all)")
+                table[i] = probs
+            if "*" in hands:
+                star = self._probs(hands["*"], na, label, "*", tree.action_labels[node], source)
+                for i in np.flatnonzero(held):
+                    table.setdefault(int(i), star)
+            mask = np.zeros(n, dtype=bool)
+            for i, probs in table.items():
+                mask[i] = True
+                slots.extend(o + a * n + i for a in range(na))
+                values.extend(probs)
+            self.masks[node] = mask
+        self.player = int(player)
+        order = np.argsort(slots, kind="stable")
+        self.slots = np.asarray(slots, dtype=np.int64)[order]
+        self.values = np.asarray(values, dtype=np.float64)[order]
+        if len(np.unique(self.slots)) != len(self.slots):
+            raise ZerosumError(f"{source}: a hand is locked twice at one node")
+
+    @staticmethod
+    def _probs(probs, na, label, hand, actions, source) -> list[float]:
+        try:
+            x = [float(v) for v in probs]
+        except (TypeError, ValueError):
+            x = None
+        if x is None or len(x) != na:
+            raise ZerosumError(f"{source}: {hand!r} at {label!r} needs {na} probabilities, one per action "
+                               f"({', '.join(actions)}), got {probs!r}")
+        if any(not np.isfinite(v) or v < 0 for v in x) or abs(sum(x) - 1.0) > SUM_TOLERANCE:
+            raise ZerosumError(f"{source}: the probabilities of {hand!r} at {label!r} must be non-negative and "
+                               f"sum to 1, got {probs!r}")
+        total = sum(x)
+        return [v / total for v in x]  # exactly what regret matching returns for them
+
+    @property
+    def free_player(self) -> int:
+        return 1 - self.player
+
+    def summary(self) -> dict:
+        return {"player": self.player, "nodes": len(self.masks),
+                "hands": sum(int(m.sum()) for m in self.masks.values()), "slots": len(self.slots)}
+
+    def apply(self, solver, p: int) -> None:
+        """After player p's update: put the lock back into the locked player's arrays."""
+        if p != self.player:
+            return
+        solver.regrets[p][self.slots] = self.values
+        solver.average[p][self.slots] = self.values
+        if solver.variant.predictive:
+            solver.strategy[p][self.slots] = self.values
+
+    def policy(self, policy):
+        """``policy`` with the lock written over the locked player's slots (a copy)."""
+        from .policy import PublicPolicy
+
+        probs = [policy.probs[0].copy(), policy.probs[1].copy()]
+        probs[self.player][self.slots] = self.values
+        return PublicPolicy(policy.tree, probs)
+
+
+def load_locks(tree: PublicTree, path) -> NodeLocks:
+    """The locks in a JSON file: ``{"player": 1, "nodes": {label: {hand or "*": [probs]}}}`` or the
+    ``nodes`` object alone."""
+    src = repr(str(path))
+    try:
+        data = json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise ZerosumError(f"cannot read the lock file {src}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ZerosumError(f"the lock file {src} is not JSON ({e.__class__.__name__}); it holds "
+                           f'{{"player": 1, "nodes": {{"::r": {{"*": [0, 1, 0]}}}}}}') from None
+    player = None
+    if isinstance(data, dict) and "nodes" in data:
+        player = data.get("player")
+        if player not in (0, 1, None):
+            raise ZerosumError(f"{src}: player must be 0 or 1, got {player!r}")
+        data = data["nodes"]
+    return NodeLocks(tree, data, player, source=src)
+
+
+def lock_solver(solver, locks: NodeLocks):
+    """Attach ``locks`` to a :class:`~zerosum.public_tree.solver.PublicTreeSolver` (before or after
+    loading a state): leaves the shape-tree pass for the per-node or depth-first one (arrays
+    converted to the form's layout), then sets the lock (see the module docstring)."""
+    from .passes import Workspace, per_node_fits
+
+    if locks.tree is not solver.tree and locks.tree.labels != solver.tree.labels:
+        raise ZerosumError("the locks were made for another public tree")
+    if not hasattr(solver, "regrets") or getattr(solver, "name", "") == "pcs-mccfr":
+        raise ZerosumError("node locking runs on the full-width public-tree variants; use -a cfr+ (or dcfr, "
+                           "pcfr+, ...), not pcs-mccfr")
+    if solver.shapes is not None:
+        solver.regrets = solver.in_form_layout(solver.regrets)
+        solver.average = solver.in_form_layout(solver.average)
+        solver.shapes = None
+        solver.stored = None
+        dt = np.dtype(solver.dtype)
+        more = {"threads": solver.threads} if getattr(solver, "threads", 1) != 1 else {}  # where the pass has threads
+        solver.workspace = Workspace(solver.tree, dt, per_node=per_node_fits(solver.tree, dt), **more)
+        solver._eval_workspace = None
+    solver.locks = locks
+    locks.apply(solver, locks.player)
+    return solver
+
+
+def locked_exploitability(tree: PublicTree, policy, locks: NodeLocks) -> dict:
+    """Gains against ``policy`` (the lock written over it) of the free player (an unrestricted best
+    response: the compiled passes, :func:`~zerosum.public_tree.passes.nash_conv_public`) and of the
+    locked player (a best response that keeps its locked slots: the NumPy pass of
+    :func:`~zerosum.public_tree.analysis.best_response_value`; None where that pass would be too
+    large, see :func:`~zerosum.public_tree.analysis.check_size`), the locked game's NashConv (their
+    sum) and the usual one; ``value`` is player 0's."""
+    from .analysis import best_response_value
+
+    pol = locks.policy(policy)
+    ev = pol.evaluate()
+    value = ev["value"]
+    f, lp = locks.free_player, locks.player
+    own = [value, -value]
+    gain_f = ev["best_response_values"][f] - own[f]
+    try:
+        gain_l = best_response_value(tree, pol, lp, locked=locks.masks) - own[lp]
+    except ZerosumError:
+        gain_l = None
+    return {"value": value, "locked_player": lp, "free_player": f, "free_player_gain": gain_f,
+            "locked_player_gain": gain_l, "locked_nash_conv": None if gain_l is None else max(gain_f + gain_l, 0.0),
+            "nash_conv": ev["nash_conv"]}
