@@ -309,3 +309,21 @@ def test_split_refuses_predictive_variants_before_starting_ray():
     for name in ("pcfr+", "pdcfr+", "pcs-mccfr", "es-mccfr"):
         with pytest.raises(ZerosumError, match="does not run split over Ray; use one of cfr, cfr"):
             split_solver(name, None, 2)
+
+
+def test_discounting_experiment_runs_holdem_on_the_public_tree():
+    """A hold'em subgame goes to the public tree (no history tree, no LP): its row is the public
+    solver's own exact NashConv at the same iterations, and the uniform NashConv is the tree's."""
+    from zerosum.experiments.discounting import discounting, parse_game
+    from zerosum.public_tree.solver import public_solver
+
+    spec = "holdem(board=Ks7d2c9h5s,range0=QQ+,range1=JJ+)"
+    (table,) = discounting(iterations=10, games=spec, variants="dcfr").tables
+    assert "public tree" in table.title
+    (row,) = table.rows
+    solver = public_solver("dcfr", parse_game(spec))
+    uniform = solver.checkpoint()["nash_conv_average"]
+    solver.iterate(10)
+    assert row[1] == float(f"{solver.checkpoint()['nash_conv_average']:.3e}")
+    assert row[3] is None  # no LP value to compare with
+    assert f"{uniform:.4g}" in table.title

@@ -136,7 +136,8 @@ def test_algorithm_help_lists_every_solver_with_its_options():
     rows = {row["algorithm"]: row for row in json.loads(r.stdout)["algorithms"]}
     from zerosum.public_tree.solver import VARIANTS
 
-    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS)  # pcs-mccfr too (public tree only)
+    # pcs-mccfr too (public tree only), and resolve (re-solves a saved blueprint: zerosum.cli.resolve)
+    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS) | {"resolve"}
     assert "alpha=1.5" in rows["dcfr"]["options"] and "--seed" in rows["os-mccfr"]["options"]
     assert run("solve", "kuhn", "-a", "help").exit_code == 0
 

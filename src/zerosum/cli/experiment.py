@@ -282,3 +282,21 @@ def _deep(plot, progress, game, seeds, quick, ray_address, workers):
                              "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
                     cfr_iterations=50, ray=ray_address, workers=workers)
     return deep(plot, progress, game=game, seeds=seeds, ray=ray_address, workers=workers)
+
+
+@experiment_command("subgames")
+@click.option("--blueprint-iterations", type=click.IntRange(min=1), default=20, show_default=True,
+              help="CFR+ iterations of the coarse blueprint.")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=500, show_default=True,
+              help="CFR+ iterations of each subgame.")
+@click.option("--hands", type=click.IntRange(min=2), default=20000, show_default=True, help="LBR hands per seat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="LBR's random seed.")
+@click.option("--larger/--no-larger", default=True, show_default=True,
+              help="Also re-solve poker(ranks=13) at its check-check flops (about a minute).")
+@click.option("--quick", is_flag=True, help="A small run for tests: Leduc, two states, short solves, 500 hands.")
+def _subgames(plot, progress, blueprint_iterations, iterations, hands, seed, larger, quick):
+    """Subgame re-solving (unsafe, resolve, maxmargin, reach) at the flop, exact NashConv; LBR against the exact BR."""
+    from ..experiments.subgames import subgames
+
+    return subgames(plot, progress, blueprint_iterations=blueprint_iterations, iterations=iterations, hands=hands,
+                    seed=seed, larger=larger, quick=quick)

@@ -175,10 +175,13 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 @click.option("--workers", type=int, default=None,
               help="Ray workers holding subtrees or running oracle calls (default: the cluster's CPUs).")
 @param_option
+@click.option("--spot", "spot", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
+              help="holdem: the spot (board, pot, stack, ranges, betting per street) from a JSON file; a --param "
+                   "overrides the file's field.")
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
           resume_path, params, as_json, form=None, ray_address=None, workers=None, save_current=None,
-          save_every=None, seconds=None, target=None):
+          save_every=None, seconds=None, target=None, spot=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
 
     Ctrl-C stops after the iteration in flight, writes the files asked for and the results so far,
@@ -214,7 +217,16 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
 
     if resume_path and not probe(resume_path, verb="read state file"):  # an input: checked before the work
         raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
-    g = load_from_cli(game, params)
+    g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
+    if algorithm == "resolve":  # re-solving a saved blueprint: zerosum.cli.resolve
+        from .resolve import solve_resolve
+
+        unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
+                                 ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--form public-tree", form == "public-tree")) if v]
+        solve_resolve(g, iterations, options, save_path, as_json, seed, unused)
+        return
     if algorithm == "lp":
         check_lp_size(g)
     from ..distributed.ray_runtime import check_workers
@@ -317,6 +329,19 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     finish_interrupted(result)
 
 
+def load_spot_game(game: str, params, spot: str):
+    """``--spot FILE.json``: the hold'em game of a spot file (:mod:`zerosum.poker.spots`), each
+    ``--param`` replacing the file's field of that name (``--param stack=500``)."""
+    if game != "holdem":
+        raise ZerosumError(f"--spot reads a hold'em spot; use zerosum solve holdem --spot {spot} (not {game})")
+    from ..games import load_game
+    from ..poker.spots import read_spot
+
+    merged = read_spot(spot)
+    merged.update(parse_params(params))
+    return load_game("holdem", **merged)
+
+
 def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
     """About ``per_decade`` iterations per factor of ten from 1 to ``last`` (the plot's points)."""
     import numpy as np
@@ -339,7 +364,7 @@ def algorithm_names() -> list[str]:
     from ..public_tree.solver import VARIANTS
     from ..solvers import SOLVERS
 
-    return sorted(set(SOLVERS) | set(VARIANTS))
+    return sorted(set(SOLVERS) | set(VARIANTS) | {"resolve"})  # resolve: zerosum.cli.resolve
 
 
 def _print_algorithms(as_json: bool) -> None:
@@ -352,6 +377,12 @@ def _print_algorithms(as_json: bool) -> None:
 
     rows = []
     for name in algorithm_names():
+        if name == "resolve":  # not a solver class: re-solves a saved blueprint (zerosum.cli.resolve)
+            from .resolve import DESCRIPTION, OPTIONS
+
+            rows.append({"algorithm": name, "description": DESCRIPTION,
+                         "options": [k if v is None else f"{k}={v!r}" for k, v in OPTIONS.items()]})
+            continue
         cls = SOLVERS[name] if name in SOLVERS else public_solver_class(name)
         doc = (cls.__doc__ or VARIANTS[name].__doc__ or "").strip().split("\n\n")[0]
         params = [p for p in inspect.signature(cls.__init__).parameters.values()
@@ -409,7 +440,8 @@ def _print_solve(r: dict) -> None:
         what += f" ({r['updates']} updates), {_plural(r['iterations'], 'iteration')}"
     c.print(f"{r['game']}: {_plural(sizes['histories'], 'history').replace('historys', 'histories')}, "
             f"infosets {sizes['infosets'][0]:,} + {sizes['infosets'][1]:,}; compiled in "
-            f"{r['seconds']['compile']:.3f} s; {what} in {r['seconds']['solve']:.3f} s", soft_wrap=True)
+            f"{r['seconds']['compile']:.3f} s; {what} in {r['seconds']['solve']:.3f} s", soft_wrap=True,
+            markup=False)  # a no-limit game id holds its betting in [...]: not Rich markup
     if r["iterations"] is not None:
         t = Table(title="NashConv (sum of both players' best-response gains)")
         learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle
@@ -440,6 +472,13 @@ def _print_solve(r: dict) -> None:
         c.print(f"NashConv (sum of both players' best-response gains): {_nc(r['nash_conv'])}")
     c.print(f"value of the game to player 0 (average strategy): {_fixed(r['value'], 4)}")
     c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)}")
+    if r.get("locks"):  # --option lock=FILE (zerosum.public_tree.locking)
+        lk = r["locks"]
+        gain = "" if lk["locked_player_gain"] is None else \
+            f", the locked player's (free slots only) {_fixed(lk['locked_player_gain'], 6)}"
+        c.print(f"locked: player {lk['player']} at {lk['nodes']} nodes ({lk['hands']} hand locks); gain of a best response: "
+                f"player {lk['free_player']}'s {_fixed(lk['free_player_gain'], 6)}{gain} (the NashConv above "
+                f"counts leaving the lock)", soft_wrap=True)
     _print_first_actions(c, r["first_actions"])
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)
@@ -546,18 +585,37 @@ def _game_named_in(game: str, params, policy_file: str):
 @click.argument("policy_file", type=click.Path(dir_okay=False))
 @click.option("--form", type=click.Choice(["public-tree", "history-tree"]), default=None,
               help="Compiled form (default: the one the policy file was saved from).")
+@click.option("--node", "node", default=None, metavar="LABEL",
+              help="Public-tree policies: per hand at this public node (e.g. ':5s:cc/r'; the root is '::'): "
+                   "strategy, range weight, EV, equity, the 13x13 grid and categories.")
 @param_option
+@click.option("--spot", "spot", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
+              help="holdem: the spot file the policy was solved on (as zerosum solve holdem --spot).")
+@click.option("--lbr", "lbr", is_flag=True,
+              help="Also play local best response (Lisy and Bowling 2017) against the policy: its mean gain per "
+                   "seat with a 95 % interval, a lower bound of NashConv (history-tree policies).")
+@click.option("--hands", "hands", type=int, default=10000, show_default=True, help="--lbr: hands per seat.")
+@click.option("--seed", "lbr_seed", type=int, default=0, show_default=True, help="--lbr: random seed.")
 @json_option
-def evaluate(game, policy_file, params, as_json, form=None):
+def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None, lbr=False, hands=10000,
+             lbr_seed=0):
     """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME."""
     from ..core.evaluation import evaluate as evaluate_policy
     from ..core.policy import TabularPolicy
-    from .public_tree import evaluate_public
+    from .public_tree import evaluate_public, node_report_lines, node_report_public
 
     try:
-        g = load_from_cli(game, params)
+        g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
     except ZerosumError:  # e.g. holdem without --param board=: the policy file names its game in full
+        if spot is not None:
+            raise
         g = _game_named_in(game, params, policy_file)
+    if node is not None:
+        from .public_tree import is_public_policy_file
+
+        if str(policy_file).endswith(".npz") or form == "history-tree" or not is_public_policy_file(policy_file):
+            raise ZerosumError(f"--node reads a public-tree policy, and {policy_file} is not one; zerosum solve "
+                               f"{g.name} --form public-tree --save POLICY.json writes one")
     if str(policy_file).endswith(".npz"):  # networks saved by deep-cfr, sd-cfr, nfsp: tabulated, exact
         from ..deep.network_policy import load_networks, tabulate
 
@@ -565,17 +623,37 @@ def evaluate(game, policy_file, params, as_json, form=None):
         ev = evaluate_policy(cg, tabulate(cg, load_networks(policy_file, cg)))
     else:
         ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
+    if lbr and ev is not None:  # a network file or a public-tree policy
+        raise ZerosumError(f"--lbr plays on the history tree, and {policy_file} is not a history-tree policy; "
+                           f"zerosum solve {g.name} --form history-tree --save POLICY.json writes one")
+    lbr_out = None
     if ev is None:
         compile_with_progress(g, enabled=not as_json)
-        ev = evaluate_policy(g, TabularPolicy.load(g, policy_file))
+        tabular = TabularPolicy.load(g, policy_file)
+        ev = evaluate_policy(g, tabular)
+        if lbr:  # zerosum.core.lbr
+            from ..core.lbr import local_best_response
+
+            lbr_out = local_best_response(g, tabular, hands, lbr_seed).to_dict()
     out = {"game": g.id, "policy": policy_file, **ev.to_dict()}
+    if lbr_out is not None:
+        out["lbr"] = lbr_out
+    if node is not None:  # per hand at one public node (zerosum.public_tree.analysis)
+        out["node"] = node_report_public(g, policy_file, node)
     if as_json:
         emit_json(out)
         return
     c = console()
-    c.print(f"{g.id}, policy {policy_file}")
+    c.print(f"{g.id}, policy {policy_file}", markup=False)
     c.print(f"  value to player 0:                  {_fixed(ev.value, 6)}")
     c.print(f"  best-response values (p0, p1):      {_fixed(ev.best_response_values[0], 6)}, "
             f"{_fixed(ev.best_response_values[1], 6)}")
     c.print(f"  NashConv (sum of BR gains):         {_fixed(ev.nash_conv, 6)}")
     c.print(f"  exploitability (NashConv / 2):      {_fixed(ev.exploitability, 6)}")
+    if lbr_out is not None:
+        from .resolve import print_lbr
+
+        print_lbr(lbr_out)
+    if node is not None:
+        for line in node_report_lines(out["node"]):
+            c.print(line, markup=False)

@@ -20,4 +20,5 @@ EXPERIMENTS: dict[str, str] = {
     "learned-oracles": "learned_oracles",
     "approximation": "approximation",
     "deep": "deep",
+    "subgames": "subgames",
 }

@@ -1,0 +1,103 @@
+"""``zerosum solve GAME -a resolve``: re-solve a saved blueprint at one public state (history tree).
+
+The work is :func:`zerosum.solvers.resolve.resolve`; this module reads the ``--option`` keys,
+prints the combined profile's NashConv next to the blueprint's and saves the combined policy.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..errors import ZerosumError
+from .common import console, emit_json, parse_params
+
+#: --option keys of -a resolve, with their defaults (None: required)
+OPTIONS = {"blueprint": None, "node": None, "method": "resolve", "solver": "cfr+"}
+DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (history tree): unsafe, resolve "
+               "(CFR-D gadget), maxmargin, reach; the combined profile's exact NashConv next to the blueprint's.")
+
+
+def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
+    """Run -a resolve on the loaded game ``g`` and print the result (see the module docstring);
+    ``unused``: flags of ``zerosum solve`` given that -a resolve does not take."""
+    from ..core.compile import compiled
+    from ..core.policy import TabularPolicy
+    from ..solvers import SOLVERS
+    from ..solvers.resolve import METHODS, resolve
+
+    if unused:
+        raise ZerosumError(f"-a resolve takes -n, --option and --save, not {', '.join(unused)}; drop "
+                           f"{'it' if len(unused) == 1 else 'them'}")
+    if seed is not None:
+        raise ZerosumError("-a resolve takes no --seed (the CFR variants it runs are deterministic); drop --seed")
+    kwargs = parse_params(options, flag="--option")
+    for key in kwargs:
+        if key not in OPTIONS:
+            raise ZerosumError(f"resolve does not take --option {key}; it takes "
+                               + ", ".join(f"--option {k}" for k in OPTIONS))
+    opts = {**{k: v for k, v in OPTIONS.items() if v is not None}, **{k: str(v) for k, v in kwargs.items()}}
+    for key in ("blueprint", "node"):
+        if key not in opts:
+            raise ZerosumError(f"-a resolve needs --option {key}=...: e.g. zerosum solve leduc -a resolve "
+                               f"--option blueprint=bp.json --option node='Q:cc/' --option method=resolve")
+    if opts["method"] not in METHODS:
+        raise ZerosumError(f"unknown re-solving method {opts['method']!r}; choose from {', '.join(METHODS)} "
+                           f"(--option method=resolve)")
+    solver = opts["solver"]
+    if solver not in SOLVERS or solver in ("resolve",) or not _is_cfr_family(SOLVERS[solver]):
+        choices = ", ".join(n for n in sorted(SOLVERS) if _is_cfr_family(SOLVERS[n]))
+        raise ZerosumError(f"--option solver={solver} is not a solver of the history tree that solves a subgame; "
+                           f"choose from {choices}")
+    check = getattr(g, "check_history_tree", None)
+    if check is not None:
+        check()
+    cg = compiled(g)
+    try:
+        blueprint = TabularPolicy.load(cg, opts["blueprint"])
+    except ZerosumError as e:
+        raise ZerosumError(f"{e}; make a blueprint of {g.id} with: zerosum solve {g.name} --form history-tree "
+                           f"-n 30 --save bp.json" + (" (with the same --param)" if g.params() else "")) from None
+    t0 = time.perf_counter()
+    r = resolve(g, blueprint, opts["node"], opts["method"], solver, iterations)
+    out = {"game": g.id, "algorithm": "resolve", "blueprint": opts["blueprint"], **r.to_dict(),
+           "solve_s": time.perf_counter() - t0}
+    if save_path:
+        r.policy.save(save_path)
+        out["saved"] = save_path
+    if as_json:
+        emit_json(out)
+        return
+    c = console()
+    c.print(f"{g.id}: re-solving blueprint {opts['blueprint']} at public state {r.node!r} "
+            f"({r.root_histories} root histories) by {r.method}, {solver} x {iterations}")
+    for s in r.subgames:
+        d = s.to_dict()
+        who = " and ".join(f"player {p}" for p in s.players)
+        margin = "" if d["min_margin"] is None else f", min root margin {d['min_margin']:.6f}"
+        c.print(f"  subgame for {who}: {d['histories']:,} histories, its NashConv {d['subgame_nash_conv']:.6f}"
+                f"{margin}")
+    c.print(f"  NashConv of the blueprint:         {r.blueprint_nash_conv:.6f}")
+    c.print(f"  NashConv of the combined profile:  {r.nash_conv:.6f}")
+    if save_path:
+        c.print(f"  saved the combined policy to {save_path}")
+
+
+def _is_cfr_family(cls) -> bool:
+    """Solvers that run on a compiled game from its arrays alone (the CFR driver, the LP, MMD...):
+    the network and sampling solvers need more than the subgame gives."""
+    return not getattr(cls, "needs_deep", False) and cls.__module__.rsplit(".", 1)[-1] in (
+        "cfr", "lcfr", "dcfr", "pcfr", "pdcfr_plus", "hs", "lp")
+
+
+def print_lbr(lbr: dict) -> None:
+    """The text lines of ``zerosum evaluate --lbr``."""
+    c = console()
+    c.print(f"  local best response, {lbr['hands']:,} hands per seat (seed {lbr['seed']}):")
+    for p in (0, 1):
+        c.print(f"    seat {p}: LBR gets {lbr['values'][p]:.6f} +- {lbr['half_widths'][p]:.6f} "
+                f"(exact {lbr['exact_values'][p]:.6f}), gain {lbr['gains'][p]:.6f}")
+    c.print(f"    LBR NashConv estimate:            {lbr['nash_conv']:.6f} +- {lbr['nash_conv_half_width']:.6f} "
+            f"(a lower bound of NashConv)")
+
+
+__all__ = ["DESCRIPTION", "OPTIONS", "print_lbr", "solve_resolve"]
