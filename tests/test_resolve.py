@@ -183,8 +183,8 @@ def test_experiment_subgames_quick():
     r = CliRunner().invoke(cli, ["experiment", "subgames", "--quick", "--json"])
     assert r.exit_code == 0, r.output
     tables = json.loads(r.output)["tables"]
-    assert len(tables) == 3
-    resolved, constructed, lbr = tables
+    assert len(tables) == 4  # the fourth: continual re-solving, checked in tests/test_continual.py
+    resolved, constructed, lbr = tables[:3]
     cols = resolved["columns"]
     for row in resolved["rows"][:2]:  # re-solving one state at a time: the gadgets are never worse
         base = row[cols.index("blueprint")]
@@ -196,3 +196,9 @@ def test_experiment_subgames_quick():
     assert kuhn[c.index("resolve")] <= kuhn[c.index("blueprint")] + 1e-6
     for row in lbr["rows"]:  # LBR below the exact best response, within its interval
         assert row[2] <= row[1] + row[3]
+    cont = tables[3]  # continual re-solving on Kuhn (N = 5, 20): worse than CFR+ at the same compute, better with N
+    c = cont["columns"]
+    rows = [r for r in cont["rows"] if r[0] == "continual re-solving"]
+    assert [r[c.index("N")] for r in rows] == [5, 20]
+    assert all(r[c.index("NashConv")] > r[c.index("CFR+ NashConv")] for r in rows)
+    assert rows[1][c.index("NashConv")] < rows[0][c.index("NashConv")] < cont["rows"][0][c.index("NashConv")]

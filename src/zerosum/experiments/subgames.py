@@ -12,6 +12,10 @@
    Leduc: always raise a queen in the first round), re-solved at the subgame it enters.
 3. Local best response (:mod:`zerosum.core.lbr`) against the exact best-response gain, for the uniform
    policy, the blueprint, CFR+ with more iterations and the blueprint re-solved everywhere.
+4. Continual re-solving (:mod:`zerosum.solvers.continual`, DeepStack's agent with exact leaves) on Leduc:
+   the tabulated agent's exact NashConv for a few re-solve iteration counts N, against CFR+ on the whole
+   game at the same compute (CFR iterations x histories solved), random play and CFR+ x 1,000
+   (``--quick``: Kuhn, N = 5 and 20).
 """
 
 from __future__ import annotations
@@ -149,7 +153,7 @@ def subgames(plot=None, progress=False, blueprint_iterations: int = 20, iteratio
         blueprint_iterations, iterations, hands, larger, max_states = 10, 50, 500, False, 2
     leduc = load_game("leduc")
     n_states = max_states or len(_flop_states(leduc))
-    steps = n_states * 4 + 8 + 4 + (13 * 4 if larger else 0)
+    steps = n_states * 4 + 8 + 4 + (13 * 4 if larger else 0) + (3 if quick else 5)
     report = Report("subgames")
     with counted(steps, "subgames", enabled=progress) as advance:
         t, cg, bp, merged = _resolve_table(leduc, blueprint_iterations, iterations, advance, False, max_states)
@@ -164,11 +168,57 @@ def subgames(plot=None, progress=False, blueprint_iterations: int = 20, iteratio
             ("uniform", _uniform(cg)), (f"blueprint (CFR+ x {blueprint_iterations})", bp),
             ("CFR+ x 100", s.average_policy()), ("blueprint re-solved everywhere (maxmargin)", merged["maxmargin"]),
         ], hands, seed, advance))
+        report.tables.append(_continual_table(advance, "kuhn" if quick else "leduc",
+                                              (5, 20) if quick else (10, 30, 100, 300), 100 if quick else 1000))
     report.notes.append("re-solving: each method solves two subgames (player 0's strategy from the gadget for player "
                         "1, player 1's from the gadget for player 0; unsafe: one subgame, both); gadget alternatives "
                         "are the opponent's counterfactual best-response values against the blueprint; reach adds "
                         "the exact gifts of the opponent's earlier sequences (reach-maxmargin)")
     return report
+
+
+def _continual_table(advance, game_name: str, counts, reference: int = 1000):
+    """Continual re-solving (:mod:`zerosum.solvers.continual`) against CFR+ on the whole game at the same
+    compute (CFR iterations x histories solved), random play and CFR+ x ``reference``: DeepStack's Leduc
+    comparison in zerosum's units (NashConv in chips per hand, and as a fraction of random play's)."""
+    import time
+
+    from ..core.compile import compiled
+    from ..core.evaluation import evaluate
+    from ..games import load_game
+    from ..solvers import SOLVERS
+    from ..solvers.continual import continual
+
+    g = load_game(game_name)
+    cg = compiled(g)
+    uniform = evaluate(cg, _uniform(cg)).nash_conv
+    t = Table(f"{g.id}: continual re-solving (CFR+ x N for the root solve and for every re-solve, CFR-D gadget, "
+              f"both seats the agent) against CFR+ on the whole game at the same compute (CFR iterations x "
+              f"histories); exact NashConv in chips per hand",
+              ["agent", "N", "re-solves", "compute (iter x hist)", "NashConv", "/ random", "seconds",
+               "root solve alone", "CFR+ same compute: iterations", "CFR+ NashConv", "CFR+ / random"],
+              digits=[None, 0, 0, 0, 6, 5, 2, 6, 0, 6, 5])
+    t.add("random play (uniform)", None, None, None, uniform, 1.0, None, None, None, None, None)
+
+    def cfr_plus(n):
+        s = SOLVERS["cfr+"](cg)
+        s.run(max(n, 1))
+        return evaluate(cg, s.average_policy()).nash_conv
+
+    ref = cfr_plus(reference)
+    t.add(f"CFR+ x {reference} on the whole game", None, None, reference * cg.sizes()["histories"], ref,
+          ref / uniform, None, None, None, None, None)
+    advance(1)
+    for n in counts:
+        t0 = time.perf_counter()
+        r = continual(g, "cfr+", n)
+        secs = time.perf_counter() - t0
+        m = round(r.equivalent_iterations)
+        c = cfr_plus(m)
+        t.add("continual re-solving", n, sum(r.resolves), r.cost, r.nash_conv, r.nash_conv / uniform, secs,
+              cfr_plus(n), m, c, c / uniform)
+        advance(1)
+    return t
 
 
 def _uniform(cg):
