@@ -136,8 +136,9 @@ def test_algorithm_help_lists_every_solver_with_its_options():
     rows = {row["algorithm"]: row for row in json.loads(r.stdout)["algorithms"]}
     from zerosum.public_tree.solver import VARIANTS
 
-    # pcs-mccfr too (public tree only), and resolve (re-solves a saved blueprint: zerosum.cli.resolve)
-    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS) | {"resolve"}
+    # pcs-mccfr too (public tree only), resolve (re-solves a saved blueprint: zerosum.cli.resolve) and
+    # continual (the tabulated re-solving agent: zerosum.cli.continual)
+    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS) | {"resolve", "continual"}
     assert "alpha=1.5" in rows["dcfr"]["options"] and "--seed" in rows["os-mccfr"]["options"]
     assert run("solve", "kuhn", "-a", "help").exit_code == 0
 

@@ -146,3 +146,64 @@ def test_cli_text_reports_the_gains(tmp_path):
     r = solve(tmp_path, {"::c": {"*": [1, 0]}}, "-a", "cfr+")
     assert r.exit_code == 0, r.output
     assert "locked: player 1 at 1 nodes (49 hand locks); gain of a best response: player 0's" in r.output
+
+
+def test_cli_resume_restores_the_saved_lock(tmp_path):
+    # the state records the locks: resuming without --option lock keeps solving the locked game
+    spec = {"player": 1, "nodes": {"::r": {"*": [0, 1, 0], "AsAh": [0, 0, 1]}, "::c": {"*": [1, 0]}}}
+    state, path = tmp_path / "s.npz", tmp_path / "lock.json"
+    path.write_text(json.dumps(spec))
+    base = ["solve", "holdem", *ARGS, "-a", "dcfr", "--json"]
+    run = CliRunner().invoke
+    assert run(zerosum.cli.cli, base + ["-n", "10", "--option", f"lock={path}", "--save-state", str(state)]).exit_code == 0
+    resumed = json.loads(run(zerosum.cli.cli, base + ["-n", "30", "--resume", str(state)]).output)
+    straight = json.loads(run(zerosum.cli.cli, base + ["-n", "30", "--option", f"lock={path}"]).output)
+    assert resumed["value"] == straight["value"] and resumed["locks"] == straight["locks"]
+    assert resumed["checkpoints"][-1] == straight["checkpoints"][-1]
+
+
+def test_cli_resume_refuses_other_locks(tmp_path):
+    locked, free = tmp_path / "locked.npz", tmp_path / "free.npz"
+    one, other = tmp_path / "one.json", tmp_path / "other.json"
+    one.write_text(json.dumps({"::c": {"*": [1, 0]}}))
+    other.write_text(json.dumps({"::c": {"*": [0, 1]}}))
+    base = ["solve", "holdem", *ARGS, "-a", "cfr+", "--json"]
+    run = CliRunner().invoke
+    assert run(zerosum.cli.cli, base + ["-n", "5", "--option", f"lock={one}", "--save-state", str(locked)]).exit_code == 0
+    assert run(zerosum.cli.cli, base + ["-n", "5", "--save-state", str(free)]).exit_code == 0
+    r = run(zerosum.cli.cli, base + ["-n", "10", "--resume", str(locked), "--option", f"lock={other}"])
+    assert r.exit_code == 1 and r.output.count("\n") == 1 and r.output.startswith(
+        "Error: the saved state was solved with other node locks (player 1 at 1 nodes, 49 hand locks)"), r.output
+    r = run(zerosum.cli.cli, base + ["-n", "10", "--resume", str(free), "--option", f"lock={one}"])
+    assert r.exit_code == 1 and r.output.count("\n") == 1 and "solved without node locks" in r.output, r.output
+    # the same lock written another way is the same lock
+    one.write_text(json.dumps({"player": 1, "nodes": {"::c": {h: [2 / 2, 0] for _, h in held(public_tree(
+        HoldemGame(**RIVER)), 1)}}}))
+    r = run(zerosum.cli.cli, base + ["-n", "10", "--resume", str(locked), "--option", f"lock={one}"])
+    assert r.exit_code == 0, r.output
+
+
+def test_locked_solve_runs_threads_with_the_same_figures():
+    tree = public_tree(HoldemGame(board="Ks7d2c9h", range0="AA,KK,T9s,76s", range1="QQ,AK,98s", raises=1))
+    runs = []
+    for threads in (1, 2):
+        s = lock_solver(public_solver("cfr+", tree, threads=threads), NodeLocks(tree, {"::c": {"*": [1, 0]}}))
+        s.iterate(3)
+        runs.append((s, s.checkpoint(), [a.copy() for a in s.regrets + s.average]))
+    (_, c1, a1), (s2, c2, a2) = runs
+    assert s2.workspace.threads == 2 and s2.workspace._cut is not None  # the threaded depth-first pass ran
+    assert c1 == c2 and all(np.array_equal(x, y) for x, y in zip(a1, a2))
+
+
+@pytest.mark.parametrize("more,message", [
+    (["--form", "history-tree", "--option", "lock=L"], "Error: --option lock (node locking) applies on the public"),
+    (["--form", "history-tree", "--option", "threads=2"], "Error: --option threads (the depth-first pass's threads)"),
+    (["--ray", "auto", "--option", "lock=L"], "Error: --option lock (node locking) runs in one process, not split"),
+    (["--ray", "auto", "--option", "threads=2"], "Error: --option threads is the one-process pass's threads"),
+])
+def test_cli_says_where_lock_and_threads_apply(tmp_path, more, message):
+    path = tmp_path / "lock.json"
+    path.write_text(json.dumps({"::c": {"*": [1, 0]}}))
+    more = [m.replace("lock=L", f"lock={path}") for m in more]
+    r = CliRunner().invoke(zerosum.cli.cli, ["solve", "holdem", *ARGS, "-a", "cfr+", "-n", "5", *more])
+    assert r.exit_code == 1 and r.output.startswith(message) and r.output.count("\n") == 1, r.output

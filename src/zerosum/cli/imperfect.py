@@ -129,6 +129,11 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
             raise ZerosumError("--option dtype (float32 or float64) applies on the public tree only (poker, "
                                "holdem, with a CFR-family -a); this run is on the history tree, in float64: "
                                "drop --option dtype")
+        if key in ("lock", "threads") and key not in accepted:  # public-tree options too
+            what = "node locking" if key == "lock" else "the depth-first pass's threads"
+            raise ZerosumError(f"--option {key} ({what}) applies on the public tree only (poker, holdem, with "
+                               f"-a cfr+, dcfr, pcfr+, ... in one process); this run is on the history tree: drop "
+                               f"--option {key}, or drop --form history-tree")
         if key not in accepted:
             flags = {"alternating": "--simultaneous", "seed": "--seed"}
             takes = [flags.get(k, f"--option {k}") for k in accepted]
@@ -226,6 +231,15 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
                                  ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
                                  ("--form public-tree", form == "public-tree")) if v]
         solve_resolve(g, iterations, options, save_path, as_json, seed, unused)
+        return
+    if algorithm == "continual":  # the continual re-solving agent, tabulated: zerosum.cli.continual
+        from .continual import solve_continual
+
+        unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
+                                 ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--form public-tree", form == "public-tree")) if v]
+        solve_continual(g, iterations, options, save_path, as_json, seed, unused)
         return
     if algorithm == "lp":
         check_lp_size(g)
@@ -364,7 +378,7 @@ def algorithm_names() -> list[str]:
     from ..public_tree.solver import VARIANTS
     from ..solvers import SOLVERS
 
-    return sorted(set(SOLVERS) | set(VARIANTS) | {"resolve"})  # resolve: zerosum.cli.resolve
+    return sorted(set(SOLVERS) | set(VARIANTS) | {"resolve", "continual"})  # zerosum.cli.resolve, cli.continual
 
 
 def _print_algorithms(as_json: bool) -> None:
@@ -382,6 +396,13 @@ def _print_algorithms(as_json: bool) -> None:
 
             rows.append({"algorithm": name, "description": DESCRIPTION,
                          "options": [k if v is None else f"{k}={v!r}" for k, v in OPTIONS.items()]})
+            continue
+        if name == "continual":  # not a solver class: the tabulated re-solving agent (zerosum.cli.continual)
+            from .continual import DESCRIPTION as CONTINUAL
+            from .continual import OPTIONS as CONTINUAL_OPTIONS
+
+            rows.append({"algorithm": name, "description": CONTINUAL,
+                         "options": [k if v is None else f"{k}={v!r}" for k, v in CONTINUAL_OPTIONS.items()]})
             continue
         cls = SOLVERS[name] if name in SOLVERS else public_solver_class(name)
         doc = (cls.__doc__ or VARIANTS[name].__doc__ or "").strip().split("\n\n")[0]

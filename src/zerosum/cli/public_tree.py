@@ -198,19 +198,21 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
     extra = {}
+    avg = solver.average_policy()  # once: the same policy for the locks' gains, the report and --save
     if locks is not None:
         from ..public_tree.locking import locked_exploitability
 
-        extra["locks"] = {**locks.summary(), **locked_exploitability(tree, solver.average_policy(), locks)}
+        extra["locks"] = {**locks.summary(), **locked_exploitability(tree, avg, locks)}
     return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
-                         save_path, dtype=solver.dtype, threads=getattr(solver, "threads", 1), **extra)
+                         save_path, dtype=solver.dtype, threads=getattr(solver, "threads", 1), avg=avg, **extra)
 
 
 def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path, save_path,
-                  **extra) -> tuple[dict, list[str]]:
+                  avg=None, **extra) -> tuple[dict, list[str]]:
     """The result of a public-tree solve (one process or split over Ray workers): the common fields,
-    then the public tree's; writes the state and the average policy where asked."""
-    avg = solver.average_policy()
+    then the public tree's; writes the state and the average policy (``avg``, where the caller
+    has it already) where asked."""
+    avg = solver.average_policy() if avg is None else avg
     sizes = public_sizes(tree, solver)
     stopped = getattr(solver, "stopped", None)  # "interrupt": the results so far (cli.runs.run_iterations)
     result = solve_result(game, algorithm, "alternating", solver.iteration if stopped else iterations, rows, first_actions_public(avg), sizes,

@@ -58,6 +58,12 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
         raise ZerosumError(f"{algorithm} does not take --seed")
     kwargs = parse_params(options, flag="--option")
     dtype = str(kwargs.pop("dtype", "float64"))
+    if "lock" in kwargs:  # refused before the tree is built and Ray started
+        raise ZerosumError("--option lock (node locking) runs in one process, not split over Ray; drop --ray "
+                           "(and --workers) to solve with the lock, or drop --option lock")
+    if "threads" in kwargs:
+        raise ZerosumError("--option threads is the one-process pass's threads; over Ray the workers run the "
+                           "subtrees in parallel: drop --option threads (set --workers N), or drop --ray")
     t0 = time.perf_counter()
     tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0

@@ -22,7 +22,9 @@ pass already sees L = 1's lock.  L's average sums at the locked slots are set to
 so the average policy equals the lock there even at nodes the average never reached.  The
 shape-tree pass (strategies stored inside one call for both players) has no point between the
 two players' passes, so a locked solver runs the per-node or depth-first pass (the pass the
-solver takes without the shape pass; the same figures, slower).
+solver takes without the shape pass; the same figures, slower), the depth-first one where the
+solver has ``threads`` (the per-node pass runs in one thread).  A saved state records the locks
+(:meth:`NodeLocks.to_json`); resuming restores or checks them (:func:`restore_locks`).
 
 Exploitability under locks (:func:`locked_exploitability`): the free player F's gain, its
 best-response value against L's profile minus its value, and L's gain when it may change only its
@@ -57,6 +59,9 @@ class NodeLocks:
         index = {lab: k for k, lab in enumerate(tree.labels)}
         self.tree = tree
         slots, values, self.masks = [], [], {}
+        #: the locks as given (probabilities as floats, before normalization): what a saved state
+        #: records (:meth:`to_json`), rebuilt to the same slots and values bit for bit
+        self.spec = {}
         for label, hands in spec.items():
             node = index.get(label)
             if node is None:
@@ -82,7 +87,9 @@ class NodeLocks:
             hand_index = {h: i for i, h in enumerate(tree.hand_labels[q])}
             table = {}
             for hand, probs in hands.items():
+                raw = probs
                 probs = self._probs(probs, na, label, hand, tree.action_labels[node], source)
+                self.spec.setdefault(label, {})[hand] = [float(v) for v in raw]
                 if hand == "*":
                     continue
                 i = hand_index.get(hand)
@@ -124,6 +131,29 @@ class NodeLocks:
         total = sum(x)
         return [v / total for v in x]  # exactly what regret matching returns for them
 
+    def to_json(self) -> str:
+        """``{"player": p, "nodes": {...}}`` as JSON text (what ``--save-state`` records)."""
+        return json.dumps({"player": self.player, "nodes": self.spec}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, tree: PublicTree, text: str, source: str = "the saved state's locks") -> NodeLocks:
+        try:
+            data = json.loads(text)
+            nodes, player = data["nodes"], data["player"]
+        except (json.JSONDecodeError, TypeError, KeyError):
+            raise ZerosumError(f"{source} are not {{\"player\": p, \"nodes\": {{...}}}} JSON; start the run "
+                               f"afresh (without --resume)") from None
+        return cls(tree, nodes, player, source=source)
+
+    def same(self, other: NodeLocks) -> bool:
+        """The same locks (player, slots and probabilities), however each was written."""
+        return self.player == other.player and np.array_equal(self.slots, other.slots) and \
+            np.array_equal(self.values, other.values)
+
+    def describe(self) -> str:
+        s = self.summary()
+        return f"player {s['player']} at {s['nodes']} nodes, {s['hands']} hand locks"
+
     @property
     def free_player(self) -> int:
         return 1 - self.player
@@ -142,10 +172,12 @@ class NodeLocks:
             solver.strategy[p][self.slots] = self.values
 
     def policy(self, policy):
-        """``policy`` with the lock written over the locked player's slots (a copy)."""
+        """``policy`` with the lock written over the locked player's slots (a copy of that
+        player's probabilities; the other player's are shared)."""
         from .policy import PublicPolicy
 
-        probs = [policy.probs[0].copy(), policy.probs[1].copy()]
+        probs = list(policy.probs)
+        probs[self.player] = probs[self.player].copy()
         probs[self.player][self.slots] = self.values
         return PublicPolicy(policy.tree, probs)
 
@@ -187,12 +219,34 @@ def lock_solver(solver, locks: NodeLocks):
         solver.shapes = None
         solver.stored = None
         dt = np.dtype(solver.dtype)
-        more = {"threads": solver.threads} if getattr(solver, "threads", 1) != 1 else {}  # where the pass has threads
-        solver.workspace = Workspace(solver.tree, dt, per_node=per_node_fits(solver.tree, dt), **more)
+        threads = getattr(solver, "threads", 1)
+        # the per-node pass runs in one thread: with threads, the depth-first pass (it has them; the
+        # two passes give the same figures bit for bit, so threads change nothing but the time)
+        solver.workspace = Workspace(solver.tree, dt, per_node=threads == 1 and per_node_fits(solver.tree, dt),
+                                     threads=threads)
         solver._eval_workspace = None
     solver.locks = locks
     locks.apply(solver, locks.player)
     return solver
+
+
+def restore_locks(solver, saved: str | None) -> None:
+    """On resuming ``solver`` from a state whose locks are ``saved`` (JSON text, None: an unlocked
+    run): put them on a solver given none, keep them where the same locks were given, refuse
+    other locks (or locks on an unlocked run) in one line: either would silently change the game
+    being solved halfway through."""
+    given = getattr(solver, "locks", None)
+    if saved is None:
+        if given is not None:
+            raise ZerosumError("the saved state was solved without node locks; resume it without --option lock, "
+                               "or start the locked run afresh (without --resume)")
+        return
+    locks = NodeLocks.from_json(solver.tree, saved)
+    if given is None:
+        lock_solver(solver, locks)
+    elif not given.same(locks):
+        raise ZerosumError(f"the saved state was solved with other node locks ({locks.describe()}); resume it "
+                           f"with the same --option lock file, or without --option lock (the saved locks are kept)")
 
 
 def locked_exploitability(tree: PublicTree, policy, locks: NodeLocks) -> dict:

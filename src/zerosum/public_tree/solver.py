@@ -82,6 +82,9 @@ def public_state(solver, regrets, average) -> dict:
 def check_public_state(solver, state: dict) -> None:
     """Refuse a state saved by another solver, for another game, form or dtype."""
     check_state(state, solver.name, solver.tree.game_id)
+    if "locks" in state and not isinstance(solver, PublicTreeSolver):  # the split driver has no locks
+        raise ZerosumError("the saved state was solved with node locks, which run in one process; resume it "
+                           "without --ray")
     if str(state.get("form", "history-tree")) != solver.form:
         raise ZerosumError(f"the saved state is for the {state.get('form', 'history-tree')} form, not {solver.form}")
     if str(state.get("dtype")) != solver.dtype:
@@ -214,12 +217,14 @@ class PublicTreeSolver(IterativeSolver):
     def average_policy(self):
         from .policy import PublicPolicy
 
-        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.average_source()))
+        # the shape pass's arrays in the form's layout are copies: normalized where they are
+        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.average_source()), in_place=self.shapes is not None)
 
     def current_policy(self):
         from .policy import PublicPolicy
 
-        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.current_source()))
+        # the shape pass's arrays in the form's layout are copies: normalized where they are
+        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.current_source()), in_place=self.shapes is not None)
 
     def nbytes(self) -> int:
         """Solver state (regrets, average, stored strategies) plus the pass's per-node vectors."""
@@ -232,10 +237,16 @@ class PublicTreeSolver(IterativeSolver):
         if self.variant.predictive:
             for p in (0, 1):
                 state[f"strategy{p}"] = self.strategy[p]
+        if self.locks is not None:  # resuming restores them (public_tree.locking.restore_locks)
+            state["locks"] = np.array(self.locks.to_json())
         return state
 
     def load_state_dict(self, state: dict) -> None:
         check_public_state(self, state)
+        if "locks" in state or self.locks is not None:  # before the sums: refusals change nothing
+            from .locking import restore_locks
+
+            restore_locks(self, str(state["locks"]) if "locks" in state else None)
         load_sums(state, self.regrets, self.average, self.shapes)
         if self.shapes is not None:
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
@@ -245,6 +256,8 @@ class PublicTreeSolver(IterativeSolver):
         if self.variant.predictive:
             for p in (0, 1):
                 self.strategy[p][:] = np.asarray(state[f"strategy{p}"])
+        if self.locks is not None:
+            self.locks.apply(self, self.locks.player)
 
 
 class PublicChanceSampling(PublicTreeSolver):
