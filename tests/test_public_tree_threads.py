@@ -81,3 +81,20 @@ def test_solver_threads_match():
         runs.append((s.checkpoint(), [a.copy() for a in s.regrets + s.average]))
     assert runs[0][0] == runs[1][0]
     assert all(np.array_equal(a, b) for a, b in zip(runs[0][1], runs[1][1]))
+
+
+def test_threads_on_a_small_tree_run_the_threaded_pass_and_say_so():
+    """A tree small enough for the shape pass (a 6-rank poker-family game) runs the depth-first pass when threads are
+    asked for (the shape pass has none), with the one-thread figures; a river spot (no public
+    chance) runs one thread and reports 1."""
+    from zerosum.games import load_game
+    from zerosum.public_tree.solver import public_solver
+
+    game = load_game("poker", ranks=6, copies=2)
+    one, two = public_solver("cfr+", game), public_solver("cfr+", game, threads=2)
+    assert one.shapes is not None and two.shapes is None and two.threads == 2
+    a, b = one.run(5)[-1], two.run(5)[-1]
+    assert abs(a["nash_conv_average"] - b["nash_conv_average"]) < 1e-12
+    assert abs(a["value_average"] - b["value_average"]) < 1e-12
+    river = public_solver("cfr+", HoldemGame(board="Ks7d2c9h5s", range0="QQ+", range1="JJ+"), threads=2)
+    assert river.threads == 1

@@ -140,12 +140,15 @@ class PublicTreeSolver(IterativeSolver):
         if self.variant.predictive:  # the depth-first pass carries the prediction
             self.workspace = Workspace(self.tree, dt, threads=self.threads)
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
-        elif self.shape_pass and per_node_fits(self.tree, dt):
+        elif self.shape_pass and self.threads == 1 and per_node_fits(self.tree, dt):
             self.workspace = ShapeWorkspace(self.tree, dt)
             self.shapes = self.workspace.shapes
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
-        else:
-            self.workspace = Workspace(self.tree, dt, per_node=per_node_fits(self.tree, dt), threads=self.threads)
+        else:  # threads > 1: the depth-first pass, the one that runs threads
+            self.workspace = Workspace(self.tree, dt, per_node=self.threads == 1 and per_node_fits(self.tree, dt),
+                                       threads=self.threads)
+        if self.shapes is None and not self.workspace.has_chance:
+            self.threads = 1  # no public chance (a river spot): nothing to split, one thread runs
         self._eval_workspace = None
         #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
         #: per-node or depth-first pass, which has a point between the two players' updates)
