@@ -160,9 +160,9 @@ def _tabulate_seat(game, cg, p, root_policy, solver, iterations, states):
                 unreached += 1
                 continue
             probe = _Gadget(game, state, roots, "gadget", o, groups, None, w)
-            cbv = gadget_cbvs(compile_game(probe), src_cg, o, src_pi, z)
+            cbv = gadget_cbvs(compile_game(probe, estimate=False), src_cg, o, src_pi, z)
             alts = [cbv[key] / sum(w[k] for k in ks) for key, ks in groups]
-            sub_cg = compile_game(_Gadget(game, state, roots, "gadget", o, groups, alts, w))
+            sub_cg = compile_game(_Gadget(game, state, roots, "gadget", o, groups, alts, w), estimate=False)
             pol = _solve(sub_cg, solver, iterations)
             count += 1
             cost += iterations * sub_cg.sizes()["histories"]

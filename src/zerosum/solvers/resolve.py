@@ -374,7 +374,7 @@ def build_subgame(game: Game, blueprint: TabularPolicy, node: str, method: str, 
             groups.setdefault(_opponent_key(game, cg, r, o), []).append(k)
     group_list = list(groups.items())
     probe = Subgame(game, node, roots, "gadget", o, group_list, None, w)
-    cbv = gadget_cbvs(compile_game(probe), cg, o, blueprint.probs[p], z)
+    cbv = gadget_cbvs(compile_game(probe, estimate=False), cg, o, blueprint.probs[p], z)
     alts = [cbv[key] for key, _ in group_list]
     if method == "reach":
         gift = gifts(cg, o, blueprint.probs[p])
@@ -405,13 +405,13 @@ def resolve(game: Game, blueprint: TabularPolicy, node: str, method: str = "reso
         if resolver is not None and sum(r.chance * r.reach[resolver] for r in roots) <= 0:
             continue  # this player never gets here: its blueprint stays
         sub, info = build_subgame(game, blueprint, node, method, resolver, roots)
-        sub_cg = compile_game(sub)
+        sub_cg = compile_game(sub, estimate=False)
         pol = _solve(sub_cg, solver, iterations)
         for p in players:
             _write_back(cg.treeplexes[p], sub_cg.treeplexes[p], probs[p], pol.probs[p])
         rows = []
         if resolver is not None:
-            new = gadget_cbvs(compile_game(info["probe"]), cg, 1 - resolver, probs[resolver], info["z"])
+            new = gadget_cbvs(compile_game(info["probe"], estimate=False), cg, 1 - resolver, probs[resolver], info["z"])
             rows = [{"infoset": key, "cbv_blueprint": info["cbv"][key], "alternative": info["alternatives"][key],
                      "cbv_new": new[key]} for key in info["cbv"]]
         solves.append(SubgameSolve(players, sub.mode, sub_cg.sizes(), evaluate(sub_cg, pol).nash_conv, pol, rows))
