@@ -614,7 +614,8 @@ def _game_named_in(game: str, params, policy_file: str):
               help="holdem: the spot file the policy was solved on (as zerosum solve holdem --spot).")
 @click.option("--lbr", "lbr", is_flag=True,
               help="Also play local best response (Lisy and Bowling 2017) against the policy: its mean gain per "
-                   "seat with a 95 % interval, a lower bound of NashConv (history-tree policies).")
+                   "seat with a 95 % interval, a lower bound of NashConv (a public-tree policy: LBR's exact "
+                   "value, no interval, --hands and --seed unused).")
 @click.option("--hands", "hands", type=int, default=10000, show_default=True, help="--lbr: hands per seat.")
 @click.option("--seed", "lbr_seed", type=int, default=0, show_default=True, help="--lbr: random seed.")
 @json_option
@@ -644,10 +645,16 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
         ev = evaluate_policy(cg, tabulate(cg, load_networks(policy_file, cg)))
     else:
         ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
-    if lbr and ev is not None:  # a network file or a public-tree policy
-        raise ZerosumError(f"--lbr plays on the history tree, and {policy_file} is not a history-tree policy; "
-                           f"zerosum solve {g.name} --form history-tree --save POLICY.json writes one")
     lbr_out = None
+    if lbr and ev is not None and str(policy_file).endswith(".npz"):  # networks: tabulate them first
+        raise ZerosumError(f"--lbr plays a tabular policy, and {policy_file} holds networks; zerosum solve "
+                           f"{g.name} --save POLICY.json writes one")
+    if lbr and ev is not None:  # a public-tree policy: LBR's exact value (zerosum.public_tree.lbr)
+        from ..public_tree.lbr import public_local_best_response
+        from .public_tree import load_public_policy
+
+        public = load_public_policy(g, policy_file)
+        lbr_out = public_local_best_response(public.tree, public, ev.value, ev.best_response_values).to_dict()
     if ev is None:
         compile_with_progress(g, enabled=not as_json)
         tabular = TabularPolicy.load(g, policy_file)
@@ -671,7 +678,14 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
             f"{_fixed(ev.best_response_values[1], 6)}")
     c.print(f"  NashConv (sum of BR gains):         {_fixed(ev.nash_conv, 6)}")
     c.print(f"  exploitability (NashConv / 2):      {_fixed(ev.exploitability, 6)}")
-    if lbr_out is not None:
+    if lbr_out is not None and lbr_out.get("method") == "exact":
+        c.print("  local best response (exact, public tree):")
+        for p in (0, 1):
+            c.print(f"    seat {p}: LBR gain {lbr_out['gains'][p]:.6f}, best-response gain "
+                    f"{lbr_out['best_response_gains'][p]:.6f}")
+        c.print(f"    LBR NashConv estimate:            {lbr_out['nash_conv']:.6f} (a lower bound of "
+                f"{lbr_out['exact_nash_conv']:.6f}; {lbr_out['seconds']:.2f} s)")
+    elif lbr_out is not None:
         from .resolve import print_lbr
 
         print_lbr(lbr_out)
