@@ -18,7 +18,7 @@ run: $(STAMP)
 	$(BIN)/zerosum solve leduc --algorithm cfr+ --iterations 1000
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --durations=20
 
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 ZEROSUM_DOCS_EXECUTE=true $(BIN)/mkdocs build --strict --site-dir site
