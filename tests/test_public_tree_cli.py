@@ -91,3 +91,18 @@ def test_first_actions_list_hands_in_player_0s_range():
     hands = [label[:4] for label in json.loads(out.stdout)["first_actions"]]
     assert len(hands) == 12  # 6 combos of AA, 6 of QQ (no board card among them)
     assert all(h[0] == h[2] and h[0] in "AQ" for h in hands), hands
+
+
+def test_pcs_mccfr_resume_refuses_another_seed_and_keeps_its_own(tmp_path):
+    """A pcs-mccfr run saved with --seed 3: resumed with --seed 5 it is refused in one line (the
+    seed was silently dropped: the saved generator ran on); resumed without --seed it equals the
+    uninterrupted run with seed 3 bit for bit."""
+    state = str(tmp_path / "pcs.npz")
+    base = ["solve", "poker", "--param", "ranks=4", "-a", "pcs-mccfr"]
+    r = CliRunner().invoke(cli, [*base, "-n", "20", "--seed", "3", "--save-state", state, "--json"])
+    assert r.exit_code == 0, r.output
+    bad = CliRunner().invoke(cli, [*base, "-n", "40", "--seed", "5", "--resume", state])
+    assert bad.exit_code == 1 and "--seed 3, not 5" in bad.output and "Traceback" not in bad.output
+    resumed = json.loads(CliRunner().invoke(cli, [*base, "-n", "40", "--resume", state, "--json"]).stdout)
+    whole = json.loads(CliRunner().invoke(cli, [*base, "-n", "40", "--seed", "3", "--json"]).stdout)
+    assert resumed["nash_conv"] == whole["nash_conv"] and resumed["value"] == whole["value"]

@@ -191,7 +191,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
-    resume(solver, resume_path, iterations)
+    resume(solver, resume_path, iterations, seed if algorithm == "pcs-mccfr" else None)  # another seed: refused
     locks = getattr(solver, "locks", None)
     if locks is not None:  # a resumed state holds the sums as saved: the lock goes back on
         locks.apply(solver, locks.player)

@@ -304,6 +304,9 @@ class PublicChanceSampling(PublicTreeSolver):
         if "rng" not in state:
             raise ZerosumError("the saved pcs-mccfr state has no random generator state")
         self.rng.bit_generator.state = json.loads(str(state["rng"]))
+        if "param_seed" in state:  # the run's seed, for resume()'s check of a --seed given again
+            saved = int(state["param_seed"])
+            self.seed = None if saved == -1 else saved
 
 
 def with_variant(driver: type, variant_class: type, prefix: str, **fixed) -> type:
