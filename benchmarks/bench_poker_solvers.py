@@ -10,8 +10,8 @@ peer with 1 and 2 threads and zerosum (``zerosum solve holdem ... -a dcfr --targ
 --json``, its DCFR, the same checking cadence) with 1 and 2 threads, each a fresh process; the tables
 give medians over the rounds and the ratios zerosum / peer (the median of the rounds' ratios, so that
 load changes on this shared machine cancel).  Per process: CPU s and wall s of the whole process
-(start-up, building the tree, iterating, the exploitability checks), peak RSS (the kernel's
-``ru_maxrss`` of that child, from ``os.wait4``), the root value to player 0 in net chips, the
+(start-up, building the tree, iterating, the exploitability checks), peak RSS (GNU time's ``%M``
+for that child: see :func:`run_measured` for why not ``os.wait4``), the root value to player 0 in net chips, the
 exploitability reached, the solver's arrays.  A bare ``python -c "import zerosum"`` is measured in the
 same run: "zerosum peak - import" is the solve's own memory, to compare with the peer's whole peak.
 
