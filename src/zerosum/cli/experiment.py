@@ -300,3 +300,16 @@ def _subgames(plot, progress, blueprint_iterations, iterations, hands, seed, lar
 
     return subgames(plot, progress, blueprint_iterations=blueprint_iterations, iterations=iterations, hands=hands,
                     seed=seed, larger=larger, quick=quick)
+
+
+@experiment_command("abstraction")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), default=200, show_default=True,
+              help="CFR+ iterations of the abstract and of the unabstracted solves.")
+@click.option("--resolve-iterations", type=click.IntRange(min=1), default=200, show_default=True,
+              help="CFR+ iterations of each re-solved flop subgame.")
+@click.option("--quick", is_flag=True, help="A small run for tests: Leduc, k = 1 and 3, 20 iterations.")
+def _abstraction(plot, progress, iterations, resolve_iterations, quick):
+    """Card abstraction: buckets of hands by E[HS], the lifted blueprint's exact NashConv, re-solved at the flop."""
+    from ..experiments.subgames import abstraction
+
+    return abstraction(plot, progress, iterations=iterations, resolve_iterations=resolve_iterations, quick=quick)

@@ -223,6 +223,15 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if resume_path and not probe(resume_path, verb="read state file"):  # an input: checked before the work
         raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
     g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
+    from .abstraction import abstraction_requested, solve_abstracted
+
+    if abstraction_requested(options) and algorithm not in ("resolve", "continual"):  # zerosum.cli.abstraction
+        unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
+                                 ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--form public-tree", form == "public-tree")) if v]
+        solve_abstracted(g, algorithm, iterations, options, save_path, as_json, seed, unused, make_solver)
+        return
     if algorithm == "resolve":  # re-solving a saved blueprint: zerosum.cli.resolve
         from .resolve import solve_resolve
 

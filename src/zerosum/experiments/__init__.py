@@ -21,4 +21,5 @@ EXPERIMENTS: dict[str, str] = {
     "approximation": "approximation",
     "deep": "deep",
     "subgames": "subgames",
+    "abstraction": "subgames",
 }

@@ -8,7 +8,9 @@
   the legal actions (labels, chips) at any state of a street;
 * :mod:`.holdem` -- Texas hold'em subgames (limit or no-limit) from the flop, turn or river: rules
   and exact sizes;
-* :mod:`.spots` -- a hold'em spot in one JSON file, read into ``holdem``'s parameters.
+* :mod:`.spots` -- a hold'em spot in one JSON file, read into ``holdem``'s parameters;
+* :mod:`.abstraction` -- card abstraction of the poker family: hands bucketed by E[HS], the abstract
+  game and the abstract policy lifted back to the real game.
 
 The games implement :class:`zerosum.core.game.Game` (so the history tree compiles them) and count
 their sizes before anything is built; their public trees are built by :mod:`zerosum.public_tree`.
