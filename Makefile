@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ".[openspiel,test,dev,notebooks,docs,deep,ray]"
+	$(BIN)/pip install --quiet -e ".[openspiel,test,dev,notebooks,docs,deep,ray,web]"
 	touch $(STAMP)
 
 run: $(STAMP)

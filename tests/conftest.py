@@ -10,17 +10,29 @@ import pytest
 #: local Ray clusters never run on the machine at once
 RAY_FILES = {"test_distributed.py", "test_distributed_split.py"}
 
+#: the files whose first test compiles the public tree's shape kernels (about 100 s of Numba work on
+#: a cold cache, float64 and float32): one scope, so that one worker compiles them once and the
+#: others find them in the cache.  Apart, two workers compiled the same kernels at the same time
+#: (test_cfr_variants.py and test_public_tree_shapes.py took 214 s and 210 s on a clean run; grouped,
+#: the tests took 449 s instead of 508 s, with test_node_locking.py then the one compiling alongside).
+SHAPE_KERNEL_FILES = {"test_cfr_variants.py", "test_public_tree_shapes.py", "test_public_tree.py",
+                      "test_public_tree_threads.py", "test_node_locking.py"}
+
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """A file's tests run in one worker (its module fixtures built once, its kernels compiled once),
-    and the Ray files share one (xdist's own loadgroup marks do not reach pytest 9.2's node ids)."""
+    the Ray files share one and so do the files that compile the shape kernels (xdist's own
+    loadgroup marks do not reach pytest 9.2's node ids)."""
     from xdist.scheduler import LoadScopeScheduling
 
     class FileScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid):
             path = nodeid.split("::", 1)[0]
-            return "ray" if path.rsplit("/", 1)[-1] in RAY_FILES else path
+            name = path.rsplit("/", 1)[-1]
+            if name in RAY_FILES:
+                return "ray"
+            return "shape-kernels" if name in SHAPE_KERNEL_FILES else path
 
     return FileScheduling(config, log)
 

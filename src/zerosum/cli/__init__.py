@@ -6,6 +6,7 @@ their own modules and load on first use, so ``zerosum --help`` stays fast:
   every solve path shares (resume, run with progress, the result dict, the output files);
 * :mod:`.experiment` -- ``zerosum experiment NAME``;
 * :mod:`.perfect`, :mod:`.connect4` -- ``search``, ``play``, ``tournament``, ``analyze``;
+* :mod:`.serve` -- ``serve``, the local web app (:mod:`zerosum.web`);
 * :mod:`.common` -- parsing ``--param``, JSON output, state files, and how progress is shown
   (the reporter of :mod:`zerosum.progress` installed for every command).
 
@@ -32,6 +33,7 @@ COMMANDS = {
     "analyze": "connect4:analyze",
     "tournament": "perfect:tournament",
     "search": "perfect:search",
+    "serve": "serve:serve",
 }
 
 

@@ -1,0 +1,21 @@
+"""The local web app (``zerosum serve``): explore a saved strategy in the browser.
+
+* :mod:`.app` -- :func:`create_app`: the Starlette application and its error handling;
+* :mod:`.common` -- the error shape and the capped JSON body reader every view uses;
+* :mod:`.explore` -- loaded policies: information-set tables, hold'em trees and hand grids;
+* not built yet: solve and watch (runs in background threads, live curves) and play (the solvers as
+  opponents, Connect Four against the exact solver);
+* ``static/`` -- the page: plain HTML, CSS and JavaScript, no build step, nothing fetched from a CDN.
+
+Starlette (with uvicorn) is the framework: a small, well-kept ASGI toolkit with routing, static
+files, a test client and background threads, and nothing we do not use (no ORM, no templates).
+Solvers run in worker threads, never on the event loop, so the page stays interactive.
+
+May import: Starlette, :mod:`zerosum` (games, solvers, public tree, perfect, progress, errors).
+Never click or the command line; nothing outside this package and :mod:`zerosum.cli.serve`
+imports it.  Needs the ``web`` extra.
+"""
+
+from .app import create_app
+
+__all__ = ["create_app"]

@@ -1,0 +1,53 @@
+"""The Starlette application: the page, the JSON API of each view, and one error policy.
+
+Every API route answers JSON.  Bad input (a :class:`~zerosum.errors.ZerosumError`, a malformed
+body) answers ``{"error": "one line"}`` with status 400; an unexpected failure answers 500 with
+one line and the server keeps running.  Request bodies over :data:`MAX_BODY` bytes are refused
+(413) before they are read whole, and nothing is ever unpickled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.responses import FileResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import ZerosumError
+from .common import MAX_BODY, error, read_json  # noqa: F401  (read_json: the views' reader)
+
+STATIC = Path(__file__).parent / "static"
+
+
+async def _zerosum_error(_request, exc):
+    return error(str(exc), 400)
+
+
+async def _http_error(_request, exc):
+    return error(str(exc.detail), exc.status_code)
+
+
+async def _unexpected(_request, exc):
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return error(f"internal error: {type(exc).__name__}: {first}"[:300], 500)
+
+
+async def _index(_request):
+    return FileResponse(STATIC / "index.html")
+
+
+def create_app() -> Starlette:
+    """The whole app: ``/`` (the page), ``/static/...``, and each view's ``/api/...`` routes (today the
+    explore view's; solve-and-watch and play are not built yet)."""
+    from . import explore
+
+    state = {"policies": explore.PolicyStore()}
+    routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
+              *explore.routes(state)]
+    app = Starlette(routes=routes, exception_handlers={ZerosumError: _zerosum_error, HTTPException: _http_error,
+                                                        Exception: _unexpected})
+    app.state.zerosum = state
+    return app

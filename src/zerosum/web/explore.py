@@ -1,0 +1,274 @@
+"""Loaded policies: information-set tables for small games, hold'em trees and hand grids.
+
+Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.ZerosumError`):
+
+* ``POST /api/policies`` ``{game, params, policy}``: ``policy`` is the object ``zerosum solve
+  --save`` writes, a history-tree table (``zerosum.policy``) or a public-tree policy
+  (``zerosum.public-policy``); it is checked against the game by the loaders of
+  :mod:`zerosum.core.policy` and :mod:`zerosum.public_tree.policy` (never unpickled) and answers
+  ``{id, kind: "table" | "holdem", game, ...}`` with the exact NashConv and value;
+* ``POST /api/policies/upload?game=NAME&param=k=v...``: the same with the saved file as the raw
+  body, under :data:`~zerosum.web.common.MAX_BODY` (64 MiB, the app's cap);
+* ``GET /api/policies/ID/infosets?filter=&player=&offset=&limit=`` (tables): rows of information
+  sets with their action probabilities, filtered by substring and paged;
+* ``GET /api/policies/ID/node?label=`` (public-tree policies): the node's children and the report
+  of :func:`zerosum.public_tree.analysis.node_analysis` (strategy, reach, EV, equity, 13x13 grid,
+  categories), reused as is, never recomputed here.
+
+The evaluation is exact and done once, at upload: a Leduc table evaluates in milliseconds, and a
+public-tree policy through the compiled kernels of :meth:`PublicPolicy.evaluate`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections import OrderedDict
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..errors import ZerosumError
+from .common import read_json
+
+#: policies kept per server; the oldest is dropped past this (a hold'em tree can weigh 100s of MB)
+MAX_POLICIES = 8
+#: the most infoset rows one page answers
+MAX_ROWS = 500
+
+TABLE_FORMAT = "zerosum.policy"
+PUBLIC_FORMAT = "zerosum.public-policy"
+
+
+class LoadedPolicy:
+    """One policy with its game: ``kind`` "table" (history tree) or "holdem" (public tree)."""
+
+    def __init__(self, pid: str, kind: str, game, policy, summary: dict):
+        self.id, self.kind, self.game, self.policy, self.summary = pid, kind, game, policy, summary
+        self.index = None  # public label -> node (hold'em), made on first use
+
+
+class PolicyStore:
+    """The policies loaded into this server, by id (the newest :data:`MAX_POLICIES`)."""
+
+    def __init__(self):
+        self._items: OrderedDict[str, LoadedPolicy] = OrderedDict()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def add(self, game, data, source: str = "the policy") -> LoadedPolicy:
+        """Check ``data`` (a parsed policy file) against ``game``, evaluate it, keep it."""
+        kind, policy, ev = _load(game, data, source)
+        with self._lock:
+            pid = f"p{next(self._ids)}"
+        summary = {"id": pid, "kind": kind, "game": game.id, "name": game.name, **ev}
+        if kind == "table":
+            summary["infosets"] = [len(t.infoset_labels) for t in policy.game.treeplexes]
+        else:
+            tree = policy.tree
+            summary.update(root=tree.labels[0], public_nodes=tree.n_nodes, hands=list(tree.n_hands))
+        item = LoadedPolicy(pid, kind, game, policy, summary)
+        with self._lock:
+            self._items[pid] = item
+            while len(self._items) > MAX_POLICIES:
+                self._items.popitem(last=False)
+        return item
+
+    def get(self, pid: str, kind: str | None = None) -> LoadedPolicy:
+        """The loaded policy ``pid`` (of ``kind`` if given), or a one-line error naming the right route."""
+        with self._lock:
+            item = self._items.get(pid)
+        if item is None:
+            raise ZerosumError(f"no loaded policy {pid!r}; upload one with POST /api/policies "
+                               f"(the server keeps the newest {MAX_POLICIES})")
+        if kind is not None and item.kind != kind:
+            other = "infosets" if item.kind == "table" else "node"
+            raise ZerosumError(f"policy {pid} is a {item.kind} policy; read it with GET /api/policies/{pid}/{other}")
+        return item
+
+
+def _game(name, params):
+    """The game named ``name`` with ``params`` (a dict, or a list of "key=value" strings)."""
+    import json
+
+    from ..games import load_game
+
+    if not isinstance(name, str) or not name:
+        raise ZerosumError("give the game's name, e.g. {\"game\": \"leduc\", \"params\": {}, \"policy\": {...}}")
+    if name.lower().endswith(".efg"):
+        raise ZerosumError("the web app reads registered games only (zerosum games lists them)")
+    if params is None:
+        params = {}
+    if isinstance(params, list):
+        out = {}
+        for item in params:
+            if not isinstance(item, str) or "=" not in item or not item.split("=", 1)[0].strip():
+                raise ZerosumError(f"a parameter is KEY=VALUE, got {item!r}")
+            key, value = item.split("=", 1)
+            try:
+                out[key.strip()] = json.loads(value)
+            except json.JSONDecodeError:
+                out[key.strip()] = value
+        params = out
+    if not isinstance(params, dict):
+        raise ZerosumError("params must be an object, e.g. {\"board\": \"Ks7d2c9h5s\"}")
+    return load_game(name, **params)
+
+
+def _load(game, data, source: str):
+    """(kind, policy, evaluation dict) of a parsed policy file on ``game``."""
+    if not isinstance(data, dict):
+        raise ZerosumError(f"{source} is not a zerosum policy file (a JSON object written by zerosum solve --save)")
+    fmt = data.get("format")
+    if fmt == TABLE_FORMAT:
+        from ..core.compile import compiled
+        from ..core.evaluation import evaluate
+        from ..core.policy import TabularPolicy
+
+        policy = TabularPolicy.from_dict(compiled(game), data, source=source)
+        ev = evaluate(policy.game, policy).to_dict()
+        return "table", policy, ev
+    if fmt == PUBLIC_FORMAT:
+        from ..public_tree.compile import has_public_tree, public_tree
+        from ..public_tree.policy import PublicPolicy
+
+        if not has_public_tree(game):
+            raise ZerosumError(f"{source} is a public-tree policy and {game.name} has no public tree; "
+                               f"load it with its own game (e.g. holdem with its board and ranges)")
+        policy = PublicPolicy.from_dict(public_tree(game), data, source=source)
+        ev = policy.evaluate()
+        nc = float(ev["nash_conv"])
+        return "holdem", policy, {"value": float(ev["value"]), "best_response_values":
+                                  [float(v) for v in ev["best_response_values"]],
+                                  "nash_conv": nc, "exploitability": nc / 2}
+    raise ZerosumError(f"{source} is not a zerosum policy file (format {fmt!r}; zerosum solve GAME --save "
+                       f"POLICY.json writes one)")
+
+
+def infoset_rows(item: LoadedPolicy, text: str = "", player=None, offset=0, limit=100) -> dict:
+    """The page of information-set rows whose label contains ``text`` (of ``player`` if given)."""
+    offset, limit = _int(offset, "offset", 0), _int(limit, "limit", 1)
+    limit = min(limit, MAX_ROWS)
+    if player not in (None, ""):
+        player = _int(player, "player", 0)
+        if player > 1:
+            raise ZerosumError(f"player is 0 or 1, got {player}")
+    else:
+        player = None
+    text = text or ""
+    matched = [(p, label, probs) for p, label, probs in item.policy.rows()
+               if (player is None or p == player) and text in label]
+    rows = [{"infoset": label, "player": p, "actions": list(probs), "probabilities": list(probs.values())}
+            for p, label, probs in matched[offset:offset + limit]]
+    return {"id": item.id, "total": len(matched), "offset": offset, "limit": limit, "rows": rows}
+
+
+def _int(value, name: str, low: int) -> int:
+    try:
+        out = int(value)
+    except (TypeError, ValueError):
+        raise ZerosumError(f"{name} must be a whole number, got {value!r}") from None
+    if out < low:
+        raise ZerosumError(f"{name} must be at least {low}, got {out}")
+    return out
+
+
+def node_report(item: LoadedPolicy, label: str | None) -> dict:
+    """The analysis report at the public node ``label`` (the root when empty), with its children
+    (label and action: the action's name, or the card(s) a chance node deals) and its path."""
+    from ..poker.cards import cards_str
+    from ..public_tree.analysis import node_analysis, node_board, to_json
+
+    tree = item.policy.tree
+    if item.index is None:  # label -> node, once per policy (tuple.index is a scan per call)
+        item.index = {lab: k for k, lab in enumerate(tree.labels)}
+    index = item.index
+    label = tree.labels[0] if label in (None, "") else label
+    if not isinstance(label, str) or label not in index:
+        raise ZerosumError(_bad_label(tree, str(label)))
+    node = index[label]
+    report = to_json(node_analysis(tree, item.policy, node))
+    report["id"] = item.id
+    report["children"] = [{"label": tree.labels[c], "action": _step(tree, c, node_board, cards_str),
+                           "kind": ("decision", "chance", "fold", "showdown")[int(tree.kind[c])]}
+                          for c in range(int(tree.first_child[node]), int(tree.first_child[node] + tree.n_children[node]))]
+    path = []
+    n = node
+    while n >= 0:
+        path.append(n)
+        n = int(tree.parent[n])
+    report["path"] = [{"label": tree.labels[n], "action": _step(tree, n, node_board, cards_str)} for n in reversed(path)]
+    return report
+
+
+def _step(tree, node: int, node_board, cards_str) -> str:
+    """What led from the parent to ``node``: an action name or the card(s) dealt."""
+    parent = int(tree.parent[node])
+    if parent < 0:
+        return "root"
+    acts = tree.action_labels[parent]
+    k = node - int(tree.first_child[parent])
+    if acts and 0 <= k < len(acts):
+        return acts[k]
+    before, after = node_board(tree, parent), node_board(tree, node)
+    if before is not None and after is not None:
+        return cards_str(tuple(c for c in after if c not in before))
+    return tree.labels[node]
+
+
+def _bad_label(tree, label: str) -> str:
+    """One line naming the valid children of the deepest node that ``label`` extends."""
+    parent = 0
+    best = ""
+    for k, lab in enumerate(tree.labels):
+        if label.startswith(lab) and len(lab) > len(best):
+            parent, best = k, lab
+    first, n = int(tree.first_child[parent]), int(tree.n_children[parent])
+    children = [tree.labels[first + k] for k in range(n)]
+    shown = ", ".join(map(repr, children[:12])) + (f" and {len(children) - 12} more" if len(children) > 12 else "")
+    return (f"no public node {label!r} in {tree.game_id}; the children of {tree.labels[parent]!r} are "
+            f"{shown or 'none (a terminal)'}")
+
+
+def routes(state) -> list:
+    """The explore view's routes, on the server's ``state["policies"]`` store."""
+    store: PolicyStore = state["policies"]
+
+    async def post_policy(request: Request):
+        body = await read_json(request)
+        if not isinstance(body, dict) or "policy" not in body:
+            raise ZerosumError("send {\"game\": NAME, \"params\": {...}, \"policy\": {the saved policy JSON}}, "
+                               "or the file itself to POST /api/policies/upload?game=NAME")
+        game = _game(body.get("game"), body.get("params"))
+        item = await run_in_threadpool(store.add, game, body["policy"])
+        return JSONResponse(item.summary)
+
+    async def upload(request: Request):
+        name = request.query_params.get("game")
+        params = request.query_params.getlist("param")
+        game = _game(name, params)
+        data = await read_json(request)
+        item = await run_in_threadpool(store.add, game, data, "the uploaded file")
+        return JSONResponse(item.summary)
+
+    async def get_policy(request: Request):
+        return JSONResponse(store.get(request.path_params["pid"]).summary)
+
+    async def infosets(request: Request):
+        item = store.get(request.path_params["pid"], "table")
+        q = request.query_params
+        return JSONResponse(infoset_rows(item, q.get("filter", ""), q.get("player"), q.get("offset", 0),
+                                         q.get("limit", 100)))
+
+    async def node(request: Request):
+        item = store.get(request.path_params["pid"], "holdem")
+        report = await run_in_threadpool(node_report, item, request.query_params.get("label"))
+        return JSONResponse(report)
+
+    return [Route("/api/policies", post_policy, methods=["POST"]),
+            Route("/api/policies/upload", upload, methods=["POST"]),
+            Route("/api/policies/{pid}", get_policy, methods=["GET"]),
+            Route("/api/policies/{pid}/infosets", infosets, methods=["GET"]),
+            Route("/api/policies/{pid}/node", node, methods=["GET"])]
