@@ -61,7 +61,7 @@
     tooltip = el("div", { id: "explore-tooltip", hidden: true });
     root.append(style(),
       el("p", {}, "Load a policy saved by ", el("code", {}, "zerosum solve GAME --save POLICY.json"),
-        " (or open a finished run from the solve view)."),
+        "."),
       el("div", { class: "explore-form" }, file, game, params, load),
       summaryBox, tableBox, holdemBox, tooltip);
   }
