@@ -171,16 +171,36 @@ def public_sizes(tree, solver=None) -> dict:
     return out
 
 
-def public_tree_with_progress(game, enabled: bool = True):
+def public_tree_with_progress(game, enabled: bool = True, isomorphism: bool = False):
     """The public tree, with a spinner and the count of public nodes built (or occasional stderr
     lines when stderr is not a terminal) while it is built; the public-tree twin of the history
     tree's ``compile_with_progress`` (``enabled=False`` under --json)."""
-    if built(game) is not None:
-        return built(game)
+    if built(game, isomorphism) is not None:
+        return built(game, isomorphism)
     total = game.estimated_sizes()["public_nodes"]  # exact, or an upper bound where a stack cuts raises
     with progress_status(f"building the public tree of {game.id}", enabled=enabled) as update:
         update(f"0 / {total:,} public nodes")
-        return public_tree(game, progress=lambda n: update(f"{n:,} / {total:,} public nodes"))
+        return public_tree(game, progress=lambda n: update(f"{n:,} / {total:,} public nodes"),
+                           isomorphism=isomorphism)
+
+
+def take_isomorphism(game, options) -> tuple[bool, tuple]:
+    """``--option isomorphism=true|false`` (a property of the tree, not of the solver: taken out
+    of the options before the solver is made), and the other options."""
+    rest, value = [], False
+    for text in options:
+        if str(text).split("=", 1)[0].strip() == "isomorphism":
+            value = parse_params([text], flag="--option")["isomorphism"]
+            if not isinstance(value, bool):
+                raise ZerosumError(f"--option isomorphism takes true or false, got {value!r}")
+        else:
+            rest.append(text)
+    if value:
+        from ..poker.holdem import HoldemGame
+
+        if not isinstance(game, HoldemGame):
+            raise ZerosumError(f"--option isomorphism is for hold'em subgames (suits); {game.id} has none")
+    return value, tuple(rest)
 
 
 def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,
@@ -188,8 +208,11 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     """Run a CFR-family solver on the public tree: the result dict of ``zerosum solve`` and the
     messages of output files that could not be written."""
     t0 = time.perf_counter()
-    tree = public_tree_with_progress(game, enabled=not quiet)
+    isomorphism, options = take_isomorphism(game, options)
+    tree = public_tree_with_progress(game, enabled=not quiet, isomorphism=isomorphism)
     compile_s = time.perf_counter() - t0
+    if isomorphism and "lock" in parse_params(options, flag="--option"):
+        raise ZerosumError("--option lock does not run with suit isomorphism yet; drop --option isomorphism")
     solver = make_public_solver(algorithm, tree, simultaneous, seed, options)
     resume(solver, resume_path, iterations, seed if algorithm == "pcs-mccfr" else None)  # another seed: refused
     locks = getattr(solver, "locks", None)
@@ -219,6 +242,8 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
                           compile_s, solve_s, form="public-tree", pot=tree.pot, histories=tree.histories,
                           public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
                           compile_s=compile_s, stopped=stopped, **extra)
+    if save_path and tree.iso is not None:  # the file holds the whole tree's policy, as without isomorphism
+        avg = avg.on_full_tree(public_tree(game))
     return result, write_outputs(result, solver, avg, state_path, save_path)
 
 

@@ -61,6 +61,9 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     if "lock" in kwargs:  # refused before the tree is built and Ray started
         raise ZerosumError("--option lock (node locking) runs in one process, not split over Ray; drop --ray "
                            "(and --workers) to solve with the lock, or drop --option lock")
+    if "isomorphism" in kwargs:
+        raise ZerosumError("--option isomorphism runs in one process, not split over Ray yet; drop --ray (and "
+                           "--workers) or drop --option isomorphism")
     if "threads" in kwargs:
         raise ZerosumError("--option threads is the one-process pass's threads; over Ray the workers run the "
                            "subtrees in parallel: drop --option threads (set --workers N), or drop --ray")

@@ -20,7 +20,9 @@ import numpy as np
 
 class TreeArrays(NamedTuple):
     """The public tree's node arrays (parents first, children consecutive): see
-    :class:`zerosum.public_tree.form.PublicTree`; a split piece has its own (local) ones."""
+    :class:`zerosum.public_tree.form.PublicTree`; a split piece has its own (local) ones.  The
+    last three are suit isomorphism's mirrors (:attr:`~zerosum.public_tree.form.PublicTree.iso`),
+    empty where there are none (:func:`tree_arrays`)."""
 
     kind: np.ndarray
     player: np.ndarray
@@ -29,6 +31,17 @@ class TreeArrays(NamedTuple):
     board: np.ndarray
     stake: np.ndarray
     offset: np.ndarray
+    iso_first: np.ndarray
+    iso_count: np.ndarray
+    iso_perm: np.ndarray
+
+
+_NO_ISO = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64))
+
+
+def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso=None) -> TreeArrays:
+    """A :class:`TreeArrays`; ``iso`` the tree's mirrors (first, count, perm) or None."""
+    return TreeArrays(kind, player, first_child, n_children, board, stake, offset, *(iso or _NO_ISO))
 
 
 class TerminalArrays(NamedTuple):

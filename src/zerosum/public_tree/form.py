@@ -56,6 +56,14 @@ class PublicTree:
     def n_hands(self) -> tuple[int, int]:
         return len(self.ranges[0]), len(self.ranges[1])
 
+    @property
+    def iso(self):
+        """Suit isomorphism's mirrors, (first, count, perm) per node below a deal, or None: the
+        node stands for ``count[n]`` more deals whose values are its own read through the hand
+        permutations ``perm[first[n]:first[n] + count[n]]`` (see
+        :func:`zerosum.public_tree.holdem_build.holdem_public_tree`)."""
+        return self.extra.get("iso")
+
     def infoset_actions(self) -> tuple[int, int]:
         """Per player: sum over its decision nodes of actions x hands (the length of its arrays)."""
         out = []

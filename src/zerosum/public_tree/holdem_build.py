@@ -18,15 +18,89 @@ import numpy as np
 from ..poker.cards import cards_str
 from ..poker.strength import board_strengths
 from .build import Skeleton, expand
-from .form import PublicTree, assemble
+from .form import CHANCE_NODE, PublicTree, assemble
 from .terminals import SweepTerminals
 
 
-def holdem_public_tree(game, progress=None) -> PublicTree:
-    """``progress(public nodes so far)``: see :func:`~zerosum.public_tree.build.expand`."""
+def suit_swaps(game) -> dict[tuple[int, int], np.ndarray]:
+    """The suit transpositions (s, t), s < t, that map each player's range onto itself: for each,
+    the hand permutation of the shared hand list (``perm[i]`` = index of hand i with suits s and t
+    swapped).  A transposition also has to fix the board to be used at a deal
+    (:func:`_mirrors`); the ranges are checked once, here."""
+    from ..poker.cards import pair_index_table
+
+    index = np.full(1326, -1, dtype=np.int64)
+    index[np.asarray(game.hands, dtype=np.int64)] = np.arange(len(game.hands))
+    table = pair_index_table()
+    cards = np.asarray(game.hand_cards, dtype=np.int64)
+    out = {}
+    for s in range(4):
+        for t in range(s + 1, 4):
+            suit = cards & 3
+            swapped = np.where(suit == s, cards - s + t, np.where(suit == t, cards - t + s, cards))
+            perm = index[table[swapped[:, 0], swapped[:, 1]]]
+            if (perm < 0).any():
+                continue
+            if all(np.array_equal(np.asarray(r), np.asarray(r)[perm]) for r in game.ranges):
+                out[(s, t)] = perm
+    return out
+
+
+def _mirrors(board_cards, swaps) -> dict[int, list[tuple[int, int]]]:
+    """At a deal on ``board_cards``: card -> the transpositions that carry it to a card of the
+    same rank dealt instead (a mirror), for each representative card (the lowest suit of its
+    class: suits whose board ranks are equal and whose swap maps both ranges onto themselves)."""
+    ranks = [frozenset(c >> 2 for c in board_cards if c & 3 == s) for s in range(4)]
+    used = set(board_cards)
+    out: dict[int, list[tuple[int, int]]] = {}
+    for c in range(52):
+        if c in used:
+            continue
+        r, s = c >> 2, c & 3
+        rep = min((u for u in range(s) if (u, s) in swaps and ranks[u] == ranks[s]), default=s)
+        if rep == s:
+            out.setdefault(c, [])
+        else:
+            out.setdefault(4 * r + rep, []).append((rep, s))
+    return out
+
+
+def canonical_deal(board, dealt, swaps) -> tuple[tuple[int, ...], np.ndarray]:
+    """The deal an isomorphic tree holds for the cards ``dealt`` after ``board`` (each card in
+    turn replaced by its class's representative, the swaps composed), and the card map taking
+    this deal's frame to that one (``cards[c]``, 52 entries): a hand h here plays as the hand of
+    mapped cards there."""
+    cards = np.arange(52, dtype=np.int64)
+    out: list[int] = []
+    for x in dealt:
+        y = int(cards[x])
+        ranks = [frozenset(c >> 2 for c in tuple(board) + tuple(out) if c & 3 == u) for u in range(4)]
+        r, s = y >> 2, y & 3
+        rep = min((u for u in range(s) if (u, s) in swaps and ranks[u] == ranks[s]), default=s)
+        if rep != s:  # swap suits rep and s from here on
+            suit = cards & 3
+            cards = np.where(suit == s, cards - s + rep, np.where(suit == rep, cards - rep + s, cards))
+            y = 4 * r + rep
+        out.append(y)
+    return tuple(out), cards
+
+
+def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> PublicTree:
+    """``progress(public nodes so far)``: see :func:`~zerosum.public_tree.build.expand`.
+
+    ``isomorphism``: a deal lists only one card of each class of suit-isomorphic cards (same rank,
+    suits that the board so far cannot tell apart and whose swap maps both ranges onto
+    themselves); the others are the representative's *mirrors*: their subtrees are the
+    representative's with those two suits swapped, so their values are its values read through the
+    hand permutation (``extra["iso"]``, summed in by the depth-first pass at the chance node).  The
+    same game, solved exactly (values and NashConv as without, up to rounding), with fewer nodes:
+    TexasSolver's flop QsJh2h keeps 36 of 49 turn cards, and 1,429 of its 2,352 river deals."""
     from ..poker.holdem import HoldemHistory
 
     t0 = time.perf_counter()
+    swaps = suit_swaps(game) if isomorphism else {}
+    swap_ids = {k: i for i, k in enumerate(sorted(swaps))}
+    mirrors_of: dict[int, list[int]] = {}  # board id of a representative deal -> its mirrors' swap ids
     sk = Skeleton(game, HoldemHistory((0, 0), (), ("",)),
                   lambda h: HoldemHistory(h.hands, h.dealt + (min(set(range(52)) - set(game.board) - set(h.dealt)),),
                                           h.rounds + ("",)))
@@ -40,13 +114,16 @@ def holdem_public_tree(game, progress=None) -> PublicTree:
             found = children_of.get(b)
             if found is None:
                 used = set(game.board) | set(dealt_of[b])
+                reps = _mirrors(tuple(game.board) + dealt_of[b], swaps) if swaps else {c: [] for c in range(52)}
                 ids = []
                 for c in range(52):
-                    if c not in used:
+                    if c not in used and c in reps:
                         dealt = dealt_of[b] + (c,)
                         if dealt not in boards:
                             boards[dealt] = len(boards)
                             dealt_of.append(dealt)
+                            if reps[c]:
+                                mirrors_of[boards[dealt]] = [swap_ids[m] for m in reps[c]]
                         ids.append(boards[dealt])
                 found = children_of[b] = np.array(ids, dtype=np.int64)
             out.append(found)
@@ -58,10 +135,25 @@ def holdem_public_tree(game, progress=None) -> PublicTree:
     labels = [prefix[b] + suffix[s] for b, s in zip(board.tolist(), skel.tolist())]
     terminals = sweep_terminals(game, boards)
     est = game.estimated_sizes()
+    extra = {}
+    if mirrors_of:  # per node below a deal: its mirrors (rows of iso_perm: one hand permutation each)
+        count = np.zeros(len(kind), dtype=np.int64)
+        under_deal = np.zeros(len(kind), dtype=bool)
+        under_deal[1:] = kind[parent[1:]] == CHANCE_NODE
+        rows = []
+        for n in np.flatnonzero(under_deal).tolist():
+            m = mirrors_of.get(int(board[n]))
+            if m:
+                count[n] = len(m)
+                rows.extend(m)
+        first = (np.cumsum(count) - count).astype(np.int64)
+        table = np.stack([swaps[k] for k in sorted(swaps)]).astype(np.int64)
+        extra["iso"] = (first, count, np.ascontiguousarray(table[np.array(rows, dtype=np.int64)]))
+        extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],
                     (game.hand_labels, game.hand_labels), game.ranges, terminals, histories=est["histories"],
                     pot=game.pot, compile_s=time.perf_counter() - t0,
-                    boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands)
+                    boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands, **extra)
 
 
 def sweep_terminals(game, boards: dict) -> SweepTerminals:

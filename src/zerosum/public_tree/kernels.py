@@ -842,8 +842,25 @@ def dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_wei
             _row_add(val[d], val[d + 1], n_p)
             if predict > 0:
                 _row_add(pval[d], pval[d + 1], n_p)
+            if len(tree.iso_count) > 0 and kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
+                _mirror_add(val[d], val[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
+                            tree.iso_count[node[d + 1]], n_p)
+                if predict > 0:
+                    _mirror_add(pval[d], pval[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
+                                tree.iso_count[node[d + 1]], n_p)
         nxt[d] = a + 1
     return root_value(range_p, val, 0), visited
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _mirror_add(dst, inp, perm, first, count, n):
+    """dst += the values of each mirror deal of a representative one: its values ``inp`` read
+    through the hand permutation of the two suits swapped (a hand's value in the mirror subtree is
+    its image's in the representative's)."""
+    for m in range(first, first + count):
+        row = perm[m]
+        for i in range(n):
+            dst[i] += inp[row[i]]
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
@@ -891,10 +908,10 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
 
 
 @njit(cache=True, error_model="numpy")
-def cut_values(task_slot, child_val, cut_val, predict, n_p):
+def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node):
     """``cut_val[j]`` = the sum of cut node j's children's values (``child_val``, from
-    :func:`cut_thread`) in child order, from 0: the single pass's sum, bit for bit, whatever the
-    number of threads."""
+    :func:`cut_thread`) in child order, from 0, each child's mirrors (suit isomorphism) right
+    after it: the single pass's sum, bit for bit, whatever the number of threads."""
     for j in range(cut_val.shape[0]):
         for r in range(cut_val.shape[1]):
             for i in range(n_p):
@@ -904,6 +921,9 @@ def cut_values(task_slot, child_val, cut_val, predict, n_p):
         for r in range(2 if predict > 0 else 1):
             for i in range(n_p):
                 cut_val[j, r, i] += child_val[k, r, i]
+            if len(tree.iso_count) > 0:
+                c = task_node[k]
+                _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_first[c], tree.iso_count[c], n_p)
 
 
 @njit(cache=True, error_model="numpy")

@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from . import kernels, shape_kernels
-from .arrays import DepthScratch, ShapeArrays, ShapeScratch, TreeArrays, as_rule, depth_scratch, node_scratch
+from .arrays import DepthScratch, ShapeArrays, ShapeScratch, as_rule, depth_scratch, node_scratch, tree_arrays
 from .form import CHANCE_NODE, FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS
@@ -46,8 +46,10 @@ class Workspace:
         self.scratch = node_scratch(width, dtype, max(tree.infoset_actions()) if per_node else 0)
         self.cs = self.scratch.cs
         self.tree = tree
-        self.args = (TreeArrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
-                                tree.offset), tree.terminals.kernel_args())
+        if per_node and tree.iso is not None:
+            raise AssertionError("a suit-isomorphic tree runs the depth-first pass")
+        self.args = (tree_arrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
+                                 tree.offset, tree.iso), tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
@@ -121,7 +123,7 @@ class Workspace:
         visited[0] = kernels.cut_thread(*args, 0, self.threads)  # this thread takes share 0
         for t, f in enumerate(others, 1):
             visited[t] = f.result()
-        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp))
+        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node)
         value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
                                      cut_reach, cut_val)
         self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass

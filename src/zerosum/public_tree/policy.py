@@ -18,6 +18,7 @@ import json
 import numpy as np
 
 from ..errors import ZerosumError
+from ..poker.cards import cards_str, parse_cards
 from .form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-policy"
@@ -117,6 +118,43 @@ class PublicPolicy:
             raise ZerosumError(f"the public-tree policy of {t.game_id!r} does not cover the information sets "
                                f"of {compiled_game.game_id!r}; convert it on the game it was solved for")
         return TabularPolicy(compiled_game, probs)
+
+    def on_full_tree(self, full: PublicTree) -> PublicPolicy:
+        """This policy of a suit-isomorphic tree as a policy of the whole tree ``full`` (the same
+        game built without isomorphism): each deal a mirror stands for reads its representative's
+        table through the hand permutation of the swapped suits.  A policy of a whole tree is
+        itself."""
+        iso = self.tree
+        if iso.iso is None:
+            return self
+        from ..poker.cards import pair_index_table
+        from .holdem_build import canonical_deal
+
+        game = iso.extra["game"]
+        swaps = iso.extra["swaps"]
+        where = {label: k for k, label in enumerate(iso.labels)}
+        index = np.full(1326, -1, dtype=np.int64)
+        index[np.asarray(game.hands, dtype=np.int64)] = np.arange(len(game.hands))
+        pairs, cards = pair_index_table(), np.asarray(game.hand_cards, dtype=np.int64)
+        board = tuple(game.board)
+        probs = [np.empty(n) for n in full.infoset_actions()]
+        seen: dict[str, tuple] = {}
+        for node in np.flatnonzero(full.kind == DECISION).tolist():
+            label = full.labels[node]
+            _, dealt_text, betting = label.split(":", 2)
+            found = seen.get(dealt_text)
+            if found is None:
+                dealt = tuple(parse_cards(dealt_text)) if dealt_text else ()
+                canon, cmap = canonical_deal(board, dealt, swaps)
+                hand_map = index[pairs[cmap[cards[:, 0]], cmap[cards[:, 1]]]]
+                found = seen[dealt_text] = (cards_str(canon), hand_map)
+            canon_text, hand_map = found
+            k = where[":" + canon_text + ":" + betting]
+            p, na, n = int(full.player[node]), int(full.n_children[node]), full.n_hands[int(full.player[node])]
+            table = self.table(k)[:, hand_map]
+            o = full.offset[node]
+            probs[p][o:o + na * n] = table.reshape(-1)
+        return PublicPolicy(full, probs)
 
     def _head(self) -> dict:
         t = self.tree

@@ -73,6 +73,8 @@ def public_state(solver, regrets, average) -> dict:
     state = {"solver": np.array(solver.name), "game": np.array(solver.tree.game_id), "form": np.array(solver.form),
              "dtype": np.array(solver.dtype), "iteration": np.array(solver.iteration),
              "nodes_touched": np.array(solver.nodes_touched), "alternating": np.array(True)}
+    if solver.tree.iso is not None:  # the sums are the suit-isomorphic tree's (fewer nodes)
+        state["isomorphism"] = np.array(True)
     for p in (0, 1):
         state[f"regrets{p}"] = regrets[p]
         state[f"average{p}"] = average[p]
@@ -87,6 +89,10 @@ def check_public_state(solver, state: dict) -> None:
                            "without --ray")
     if str(state.get("form", "history-tree")) != solver.form:
         raise ZerosumError(f"the saved state is for the {state.get('form', 'history-tree')} form, not {solver.form}")
+    saved_iso, iso = bool(state.get("isomorphism", False)), solver.tree.iso is not None
+    if saved_iso != iso:
+        raise ZerosumError(f"the saved state was solved {'with' if saved_iso else 'without'} suit isomorphism; "
+                           f"pass --option isomorphism={'true' if saved_iso else 'false'}")
     if str(state.get("dtype")) != solver.dtype:
         raise ZerosumError(f"the saved state holds {state.get('dtype')}, not {solver.dtype}; "
                            f"pass --option dtype={state.get('dtype')}")
@@ -140,6 +146,8 @@ class PublicTreeSolver(IterativeSolver):
         if self.variant.predictive:  # the depth-first pass carries the prediction
             self.workspace = Workspace(self.tree, dt, threads=self.threads)
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
+        elif self.tree.iso is not None:  # suit isomorphism: the depth-first pass sums the mirrors
+            self.workspace = Workspace(self.tree, dt, threads=self.threads)
         elif self.shape_pass and self.threads == 1 and per_node_fits(self.tree, dt):
             self.workspace = ShapeWorkspace(self.tree, dt)
             self.shapes = self.workspace.shapes
@@ -276,6 +284,9 @@ class PublicChanceSampling(PublicTreeSolver):
 
     def __init__(self, game, seed: int | None = 0, dtype: str = "float64"):
         super().__init__(game, CFRPlus(), dtype)
+        if self.tree.iso is not None:
+            raise ZerosumError("pcs-mccfr samples one deal per chance node, which suit isomorphism does not run "
+                               "yet; drop --option isomorphism")
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._chance = np.flatnonzero(self.tree.kind == 1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import ZerosumError
-from ..arrays import TreeArrays
+from ..arrays import TreeArrays, tree_arrays
 from ..form import CHANCE_NODE, DECISION, PublicTree
 
 #: kind of a trunk leaf that stands for a subtree (its value comes from a worker)
@@ -66,8 +66,8 @@ class Piece:
 
     def arrays(self) -> TreeArrays:
         """The node arrays as the core's kernels take them."""
-        return TreeArrays(self.kind, self.player, self.first_child, self.n_children, self.board, self.stake,
-                          self.offset)
+        return tree_arrays(self.kind, self.player, self.first_child, self.n_children, self.board, self.stake,
+                           self.offset)
 
 
 def cut_at_chance(tree: PublicTree):
