@@ -26,6 +26,8 @@ one but the agents and the command line).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -35,11 +37,15 @@ from .bitboard import board_mask, bottom_cell, bottom_mask, column_mask, has_fou
 from .connect4_search import FRESH, PAUSED, PHASE, new_stack, new_state, solve
 from .connect4_table import new_tables, next_generation, table_move, table_sizes
 
-__all__ = ["Connect4Solver", "Position", "parse_moves"]
+__all__ = ["Connect4Solver", "Position", "SolverTimeout", "parse_moves"]
 
 _has_four = njit(cache=True, inline="always")(bitboard.has_four)
 _top_cell = njit(cache=True, inline="always")(bitboard.top_cell)
 _bottom_cell = njit(cache=True, inline="always")(bitboard.bottom_cell)
+
+
+class SolverTimeout(ZerosumError):
+    """A search given a deadline (:meth:`Connect4Solver.analyze`) did not finish by then."""
 
 
 # --------------------------------------------------------------------------- positions
@@ -172,7 +178,7 @@ class Connect4Solver:
         """The position after ``moves`` on this solver's board (:func:`parse_moves`)."""
         return parse_moves(moves, self.width, self.height)
 
-    def _solve_position(self, p: Position, weak: bool) -> int:
+    def _solve_position(self, p: Position, weak: bool, deadline: float | None = None) -> int:
         state = self._state
         state[PHASE] = FRESH
         args = (np.int64(p.pos), np.int64(p.mask), p.n, bool(weak), self.width, self.height,
@@ -182,6 +188,8 @@ class Connect4Solver:
                 self.BUDGET, self.tt_min, self.sort_min, self.split, self.mtdf)
         score = solve(*args)
         while state[PHASE] == PAUSED:  # a long search: Ctrl-C lands between two calls
+            if deadline is not None and time.monotonic() > deadline:
+                raise SolverTimeout("the exact solver ran out of time")
             score = solve(*args)
         return int(score)
 
@@ -199,9 +207,12 @@ class Connect4Solver:
         self.nodes = int(self._nodes[0])
         return score
 
-    def analyze(self, moves: str, weak: bool = False) -> list[int | None]:
+    def analyze(self, moves: str, weak: bool = False, deadline: float | None = None) -> list[int | None]:
         """For each column 1..width, the score of playing it for the player who plays it
-        (None for a full column).  The best of them is ``solve(moves)``."""
+        (None for a full column).  The best of them is ``solve(moves)``.  With a ``deadline`` (a
+        :func:`time.monotonic` time) a search still running then raises :class:`SolverTimeout`
+        (checked between two compiled calls, about a tenth of a second apart); what it proved stays
+        in the tables, so that asking again later is quicker."""
         p = self.position(moves)
         self._check_not_over(p, moves)
         cells = self.width * self.height
@@ -217,7 +228,7 @@ class Connect4Solver:
             child = p.copy()
             child.play(col)
             self._nodes[0] = 0
-            out.append(-self._solve_position(child, weak))
+            out.append(-self._solve_position(child, weak, deadline))
             total += int(self._nodes[0])
         self.nodes = total
         return out

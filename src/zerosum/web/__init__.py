@@ -3,8 +3,8 @@
 * :mod:`.app` -- :func:`create_app`: the Starlette application and its error handling;
 * :mod:`.common` -- the error shape and the capped JSON body reader every view uses;
 * :mod:`.explore` -- loaded policies: information-set tables, hold'em trees and hand grids;
-* not built yet: solve and watch (runs in background threads, live curves) and play (the solvers as
-  opponents, Connect Four against the exact solver);
+* :mod:`.play` -- poker hands against a solved policy, Connect Four against the exact solver;
+* not built yet: solve and watch (runs in background threads, live curves);
 * ``static/`` -- the page: plain HTML, CSS and JavaScript, no build step, nothing fetched from a CDN.
 
 Starlette (with uvicorn) is the framework: a small, well-kept ASGI toolkit with routing, static

@@ -41,12 +41,12 @@ async def _index(_request):
 
 def create_app() -> Starlette:
     """The whole app: ``/`` (the page), ``/static/...``, and each view's ``/api/...`` routes (today the
-    explore view's; solve-and-watch and play are not built yet)."""
-    from . import explore
+    explore view's and the play view's; solve-and-watch is not built yet)."""
+    from . import explore, play
 
     state = {"policies": explore.PolicyStore()}
     routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
-              *explore.routes(state)]
+              *explore.routes(state), *play.routes(state)]
     app = Starlette(routes=routes, exception_handlers={ZerosumError: _zerosum_error, HTTPException: _http_error,
                                                         Exception: _unexpected})
     app.state.zerosum = state
