@@ -71,6 +71,7 @@ class Sessions:
         self.prefix, self.what, self.route = prefix, what, route
 
     def add(self, make):
+        """``make(id)`` under a new id, kept (the oldest dropped past :data:`MAX_SESSIONS`); returned."""
         with self._lock:
             sid = f"{self.prefix}{next(self._ids)}"
         item = make(sid)
@@ -81,6 +82,7 @@ class Sessions:
         return item
 
     def get(self, sid: str):
+        """The session ``sid``, or a one-line refusal naming the route that starts one."""
         with self._lock:
             item = self._items.get(sid)
         if item is None:
@@ -137,16 +139,20 @@ class PokerRules:
         self.kuhn = game.name == "kuhn"
 
     def private(self, h, player: int) -> str:
+        """``player``'s private card at ``h`` ("" before it is dealt)."""
         cards = h[:2] if self.kuhn else h.cards[:2]
         return cards[player] if len(cards) > player else ""
 
     def public(self, h) -> str:
+        """The public cards at ``h`` (none in Kuhn)."""
         return "" if self.kuhn else h.cards[2:]
 
     def betting(self, h) -> str:
+        """The current round's betting at ``h``."""
         return h[2:] if self.kuhn else h.rounds[-1]
 
     def rounds(self, h) -> list[str]:
+        """The betting of every round so far."""
         return [h[2:]] if self.kuhn else list(h.rounds)
 
     def text(self, h) -> str:
@@ -177,6 +183,7 @@ class PokerSession:
 
     # -- the hand ----------------------------------------------------------------------------
     def new_hand(self) -> list[dict]:
+        """Deal the next hand; the bot's actions before the person's first turn."""
         self.hand += 1
         self.h = self.game.root()
         self.log: list[dict] = []
@@ -233,6 +240,8 @@ class PokerSession:
         self.results.append(self.payoff)
 
     def act(self, action) -> list[dict]:
+        """The person plays ``action`` (a one-line refusal when illegal, out of turn or after the
+        end); the bot's replies until the person is to act again or the hand ends."""
         if self.over:
             raise ZerosumError(f"hand {self.hand} is over; deal the next one with POST /api/play/{self.id}/next")
         if self.game.player(self.h) != self.seat:
@@ -247,6 +256,7 @@ class PokerSession:
         return self._advance()
 
     def next_hand(self) -> list[dict]:
+        """After a finished hand: swap seats and deal the next one."""
         if not self.over:
             raise ZerosumError(f"hand {self.hand} is not over yet; act with POST /api/play/{self.id}/act")
         self.seat = 1 - self.seat
@@ -254,6 +264,7 @@ class PokerSession:
 
     # -- what the person sees -----------------------------------------------------------------
     def score(self) -> dict:
+        """The person's results so far: hands, total, mean and its standard error."""
         n = len(self.results)
         total = float(sum(self.results))
         mean = total / n if n else None
@@ -261,6 +272,7 @@ class PokerSession:
         return {"hands": n, "total": total, "mean": mean, "stderr": stderr}
 
     def view(self, bot_actions=None) -> dict:
+        """What the page shows (JSON): cards the person may see, betting, legal actions, score."""
         rules, game = self.rules, self.game
         to_move = None if self.over else ("you" if game.player(self.h) == self.seat else "bot")
         out = {"id": self.id, "game": self.game.id, "name": POKER_GAMES.get(self.game.id, self.game.id),
@@ -309,11 +321,14 @@ class SolverEntry:
 
 
 class Solvers:
+    """One :class:`SolverEntry` per board size, made on first use (its tables are kept)."""
+
     def __init__(self):
         self._items: dict[tuple[int, int], SolverEntry] = {}
         self._lock = threading.Lock()
 
     def get(self, width: int, height: int) -> SolverEntry:
+        """The solver of that board size."""
         with self._lock:
             key = (width, height)
             if key not in self._items:
@@ -355,11 +370,14 @@ def solver_reply(game, entry: SolverEntry, state, seconds: float | None = None) 
 
 
 class Connect4Session:
+    """A Connect Four game of a person against the exact solver."""
+
     def __init__(self, sid, game, entry, state, you: int):
         self.id, self.game, self.entry, self.state, self.you = sid, game, entry, state, you
         self.replies: list[dict] = []
 
     def over(self) -> bool:
+        """Whether the game has ended."""
         return self.game.is_terminal(self.state)
 
     def solver_turn(self) -> dict | None:
@@ -374,6 +392,7 @@ class Connect4Session:
         return reply
 
     def check_move(self, column) -> int:
+        """The 0-based column of the person's move ``column`` (1-based), or a one-line refusal."""
         g = self.game
         if self.over():
             raise ZerosumError(f"the game is over ({self.result()}); start a new one with POST /api/connect4/new")
@@ -388,6 +407,7 @@ class Connect4Session:
         return column - 1
 
     def result(self) -> str | None:
+        """"you win", "the solver wins", "draw", or None while it runs."""
         if not self.over():
             return None
         if self.state.winner is None:
@@ -395,6 +415,7 @@ class Connect4Session:
         return "you win" if self.state.winner == self.you else "the solver wins"
 
     def view(self, reply=None) -> dict:
+        """What the page shows (JSON): the board as rows of X, O and ., whose turn, legal columns."""
         g, s = self.game, self.state
         marks = ("X", "O")
         rows = []
