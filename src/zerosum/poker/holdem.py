@@ -27,6 +27,7 @@ sorted sweep) for any range; the per-history tree of the generic compiler for na
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -117,8 +118,10 @@ class HoldemGame(Game):
         self.hand_cards = hole_pairs()[self.hands]
         self.hand_labels = tuple(pair_str(i) for i in self.hands)
         self.ranges = (weights[0][self.hands], weights[1][self.hands])
-        self._pairs = self._compatible_pairs()
-        if not self._pairs[2].sum() > 0:
+        # the deal's count and total weight; the pairs themselves (``_pairs``: 27 MB for the full
+        # ranges of a turn, which only the history tree's chance node reads) are made on first use
+        self._deal_count, self._deal_weight = self._deal_totals()
+        if not self._deal_weight > 0:
             raise ZerosumError("holdem: the two ranges cannot be dealt together (every pair shares a card)")
         self.max_bytes = max_bytes
         est = self.estimated_sizes()
@@ -146,14 +149,24 @@ class HoldemGame(Game):
                 out[f"range{p}"] = self.range_text[p]
         return out
 
-    def _compatible_pairs(self):
-        """(i, j, weight) over the ordered hand pairs that share no card."""
+    def _deal_matrix(self) -> np.ndarray:
+        """[n, n] weight of each ordered hand pair (0 where the two share a card)."""
         c = self.hand_cards
         share = ((c[:, None, 0] == c[None, :, 0]) | (c[:, None, 0] == c[None, :, 1]) |
                  (c[:, None, 1] == c[None, :, 0]) | (c[:, None, 1] == c[None, :, 1])) if len(c) <= 4000 else None
         if share is None:  # never: at most 1,176 hands
             raise AssertionError
-        w = self.ranges[0][:, None] * self.ranges[1][None, :] * ~share
+        return self.ranges[0][:, None] * self.ranges[1][None, :] * ~share
+
+    def _deal_totals(self) -> tuple[int, float]:
+        w = self._deal_matrix()
+        nonzero = w[w != 0]  # (summed as the pairs' weights are: the same float to the last bit)
+        return len(nonzero), float(nonzero.sum())
+
+    @functools.cached_property
+    def _pairs(self):
+        """(i, j, weight) over the ordered hand pairs that share no card."""
+        w = self._deal_matrix()
         i, j = np.nonzero(w)
         return i, j, w[i, j]
 
@@ -181,7 +194,7 @@ class HoldemGame(Game):
         dealt above them), exact information-set actions of the public tree (every hand at every
         decision node), and the bytes of both forms."""
         nodes, acts = self._betting_counts()
-        deals = len(self._pairs[0])
+        deals = self._deal_count
         left_hist = 52 - len(self.board) - 4
         left_pub = 52 - len(self.board)
         histories, public, ia_nodes = 0, 0, 0

@@ -56,6 +56,20 @@ class TerminalArrays(NamedTuple):
     order: np.ndarray
     start: np.ndarray
     strength: np.ndarray
+    pidx: np.ndarray
+    cbase: np.ndarray
+    chand: np.ndarray
+
+
+def card_scratch(width: int) -> np.ndarray:
+    """The sweep evaluator's scratch for hand lists up to ``width`` long (float64): 52 card sums,
+    then a prefix over the hands in strength order (width + 1) and one per card over the hands
+    holding it (2 width + 52)."""
+    return np.zeros(card_scratch_len(width))
+
+
+def card_scratch_len(width: int) -> int:
+    return 52 + (width + 1) + (2 * width + 52)
 
 
 class ShapeArrays(NamedTuple):
@@ -85,7 +99,7 @@ class NodeScratch(NamedTuple):
     that the pass allocates nothing and runs without reference counting: ``den``/``uni`` a node's
     regret-matching pair per hand (float64), ``row`` one row (the solver's dtype) a called
     evaluator reads the reach from, ``strat`` the updating player's strategy from the way down to
-    the way up (float64, at least as long as its sums), ``cs`` 52 floats for the sweep."""
+    the way up (float64, at least as long as its sums), ``cs`` the sweep's (:func:`card_scratch`)."""
 
     den: np.ndarray
     uni: np.ndarray
@@ -97,7 +111,7 @@ class NodeScratch(NamedTuple):
 def node_scratch(width: int, dtype, entries: int) -> NodeScratch:
     """A :class:`NodeScratch` for hand lists up to ``width`` and sums up to ``entries`` long."""
     return NodeScratch(np.zeros(width), np.zeros(width), np.zeros((1, width), dtype=dtype), np.zeros(entries),
-                       np.zeros(52, dtype=dtype))
+                       card_scratch(width))
 
 
 class DepthScratch(NamedTuple):
@@ -131,7 +145,7 @@ def depth_scratch(max_depth: int, max_actions: int, width: int, dtype, predict: 
 
 class ShapeScratch(NamedTuple):
     """Scratch of a shape pass (:mod:`zerosum.public_tree.shape_kernels`): ``den`` denominators
-    (float64), ``cs`` 52 floats for the sweep, ``rin``/``rout`` one row each for a called
+    (float64), ``cs`` the sweep's (:func:`card_scratch`), ``rin``/``rout`` one row each for a called
     evaluator, ``ty``/``tv`` a terminal's reach and its values per action, ``at`` where each shape
     node's reach vectors are, ``tt`` the rank sweep's per-row sums (float64)."""
 

@@ -158,7 +158,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
 
 def sweep_terminals(game, boards: dict) -> SweepTerminals:
     cards = np.ascontiguousarray(game.hand_cards, dtype=np.int64)
-    z = float(game._pairs[2].sum())
+    z = game._deal_weight
     left = 52 - len(game.board) - 4
     full = [d for d in boards if len(game.board) + len(d) == 5]
     strengths = {}

@@ -275,7 +275,7 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     :func:`rank_terminal`, are inlined where they are used).  Called, not inlined: inlined at the
     passes' eight call sites it made most of their compile time (the shape pass compiled in 47 s
     cold, 14 s with the call), and a call costs nothing beside its O(hands) work."""
-    evaluator, weight, signed, cards, const, order, start, strength = term
+    evaluator, weight, signed, cards, const, order, start, strength = term[:8]
     if evaluator == 0:
         if p == 0:
             n0, n1 = weight.shape[1], weight.shape[2]
@@ -331,6 +331,10 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
             val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[orow, i])
         return
     scale = st * c
+    if len(term.pidx) > 0 and len(cs) >= 52 + 3 * cards.shape[0] + 53:
+        _showdown_prefix(n, orow, b, s0, s1, scale, opp, val, cards.shape[0], order, term.pidx, term.cbase,
+                         term.chand, cs)
+        return
     # upward: wins against strictly weaker hands that share no card
     total = 0.0
     m = s0
@@ -366,6 +370,39 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
         m = g
+
+
+@njit(cache=True, error_model="numpy")
+def _showdown_prefix(n, orow, b, s0, s1, scale, opp, val, width, order, pidx, cbase, chand, cs):
+    """The sweep's showdown by prefix sums (:func:`~zerosum.public_tree.terminals.showdown_prefix_arrays`):
+    the opponent's reach summed once in strength order and once per card over the hands holding it
+    (52 short sums the processor overlaps), then each hand's value from eight reads, with no running
+    sum carried from one hand to the next as the two sweeps did (a total and two card sums that
+    each hand's successor reads)."""
+    m = s1 - s0
+    pt = 52
+    pc = 52 + width + 1
+    acc = 0.0
+    cs[pt] = 0.0
+    for k in range(m):
+        acc += opp[orow, order[s0 + k]]
+        cs[pt + 1 + k] = acc
+    total = acc
+    e0 = 2 * s0
+    for cc in range(52):
+        a0 = cbase[b, cc]
+        a1 = cbase[b, cc + 1] - 1
+        e = e0 + a0 - cc
+        acc = 0.0
+        cs[pc + a0] = 0.0
+        for j in range(a1 - a0):
+            acc += opp[orow, chand[e + j]]
+            cs[pc + a0 + 1 + j] = acc
+    for k in range(m):
+        g = s0 + k
+        v = (cs[pidx[g, 0]] + cs[pidx[g, 1]] - total) - (cs[pidx[g, 2]] + cs[pidx[g, 3]] - cs[pidx[g, 4]]) \
+            - (cs[pidx[g, 5]] + cs[pidx[g, 6]] - cs[pidx[g, 7]])
+        val[n, order[g]] = scale * v
 
 
 @njit(cache=True, inline="always", error_model="numpy")

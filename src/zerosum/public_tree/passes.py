@@ -15,7 +15,17 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from . import kernels, shape_kernels
-from .arrays import DepthScratch, ShapeArrays, ShapeScratch, as_rule, depth_scratch, node_scratch, tree_arrays
+from .arrays import (
+    DepthScratch,
+    ShapeArrays,
+    ShapeScratch,
+    as_rule,
+    card_scratch,
+    card_scratch_len,
+    depth_scratch,
+    node_scratch,
+    tree_arrays,
+)
 from .form import CHANCE_NODE, FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS
@@ -99,7 +109,7 @@ class Workspace:
                                np.zeros((t, pad), dtype=np.int64), np.zeros((t, pad), dtype=np.int64))
         self._cut = (key, slot, np.zeros((len(cut), 2, w), dtype=dt), np.zeros((len(task_node), rows, w), dtype=dt),
                      np.zeros((len(cut), 2, w), dtype=dt), task_node, task_slot, scratch,
-                     np.zeros((t, 128), dtype=dt), np.zeros(t, dtype=np.int64))
+                     np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
         return self._cut
 
     def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale):
@@ -208,7 +218,7 @@ class ShapeWorkspace:
         self.ty = np.zeros(block, dtype=dtype)  # a terminal's reach and its values per action
         self.tv = np.zeros(int(sh.n_children.max()) * block, dtype=dtype)
         self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
-        self.cs = np.zeros(52, dtype=dtype)
+        self.cs = card_scratch(width)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
         self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64 as the per-node pass's)
         rowc = rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4)
@@ -249,7 +259,7 @@ class ShapeWorkspace:
             sh = self.shapes
             n = max(sh.inner_rows, 1) * self.width
             block = self.inner_mult * self.width
-            scratch = ShapeScratch(self.den, np.zeros(52), np.zeros((1, self.width)), np.zeros((1, self.width)),
+            scratch = ShapeScratch(self.den, card_scratch(self.width), np.zeros((1, self.width)), np.zeros((1, self.width)),
                                    np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
                                    np.zeros(2 * sh.n_shapes, dtype=np.int64), self.tt)
             self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),

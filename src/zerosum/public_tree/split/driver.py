@@ -14,6 +14,7 @@ from ...errors import ZerosumError
 from ...solvers.base import IterativeSolver
 from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
+from ..arrays import card_scratch
 from ..solver import (
     VARIANTS,
     as_public_tree,
@@ -106,7 +107,7 @@ class SplitDriver(IterativeSolver):
         # the trunk's per-node buffers, ranges and scratch: the sums' dtype for the updates, float64
         # for the evaluations (as in the single-process solver)
         self._work = {np.dtype(d): (np.zeros((m, width), dtype=d), np.zeros((m, width), dtype=d),
-                                    np.zeros((m, width), dtype=d), np.zeros(52, dtype=d),
+                                    np.zeros((m, width), dtype=d), card_scratch(width),
                                     tuple(np.asarray(r, dtype=d) for r in tree.ranges), np.zeros(0, dtype=d))
                       for d in {dt, np.dtype(np.float64)}}
         self._targs = tree.terminals.kernel_args()

@@ -1,0 +1,52 @@
+"""The sweep evaluator's showdown by prefix sums (kernels._showdown_prefix) against the two running
+sweeps it replaced (still run with a 52-entry scratch) and against the dense O(n^2) matrices."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from zerosum.games import load_game
+from zerosum.public_tree import kernels
+from zerosum.public_tree.arrays import card_scratch
+from zerosum.public_tree.compile import public_tree
+from zerosum.public_tree.form import FOLD, SHOWDOWN
+
+
+@pytest.mark.parametrize("board, ranges", [("Ks7d2c9h", {}),  # full ranges (sweeps only): every tie a river makes
+                                           ("AsKsQs2d", {"range0": "AA,KK,JTs,T9s,22", "range1": "QQ+,AK,65s"})])
+def test_prefix_showdown_equals_the_sweeps_and_the_dense_matrices(board, ranges):
+    tree = public_tree(load_game("holdem", board=board, raises=1, **ranges))
+    term = tree.terminals
+    args = term.kernel_args()
+    width = len(term.cards)
+    dense = term.dense().kernel_args() if width < 400 else None  # (full ranges: 1 GB of matrices)
+    rng = np.random.default_rng(7)
+    nodes = np.flatnonzero(tree.kind == SHOWDOWN)
+    assert len(nodes) > 40
+    worst = 0.0
+    for n in nodes[:: max(1, len(nodes) // 40)]:
+        opp = rng.random((1, width)) * (rng.random(width) < 0.8)  # some hands out of reach
+        out = {}
+        for name, targs, cs in (("prefix", args, card_scratch(width)), ("sweeps", args, np.zeros(52)),
+                                ("dense", dense if dense is not None else args, np.zeros(52))):
+            for p in (0, 1):
+                val = np.full((1, width), np.nan)
+                kernels.terminal(0, 0, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n], opp,
+                                 val, targs, cs)
+                out[name, p] = val[0]
+        for p in (0, 1):
+            scale = np.abs(out["sweeps", p]).max() + 1e-300
+            np.testing.assert_allclose(out["prefix", p], out["sweeps", p], rtol=0, atol=1e-12 * scale)
+            np.testing.assert_allclose(out["prefix", p], out["dense", p], rtol=0, atol=1e-12 * scale)
+            worst = max(worst, np.abs(out["prefix", p]).max())
+    assert worst > 0  # the reaches were not all zero: values were compared, not zeros
+
+
+def test_the_prefix_indices_stay_inside_the_scratch():
+    tree = public_tree(load_game("holdem", board="Ks7d2c9h", raises=1))
+    pidx, cbase, chand = tree.terminals.kernel_args()[8:]
+    width = len(tree.terminals.cards)
+    assert pidx.min() >= 52 and pidx.max() < len(card_scratch(width))
+    assert (cbase[:, -1] <= 2 * width + 52).all() and (np.diff(cbase, axis=1) >= 1).all()
+    assert chand.max() < width
