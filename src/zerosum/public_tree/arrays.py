@@ -56,6 +56,8 @@ class TerminalArrays(NamedTuple):
     order: np.ndarray
     start: np.ndarray
     strength: np.ndarray
+    qorder: np.ndarray
+    qstart: np.ndarray
     pidx: np.ndarray
     cbase: np.ndarray
     chand: np.ndarray

@@ -183,5 +183,6 @@ def sweep_terminals(game, boards: dict) -> SweepTerminals:
             ways *= left - t
         const[b] = 1.0 / (z * ways)
     return SweepTerminals(cards=cards, const=const, order=np.concatenate(orders).astype(np.int64),
-                          start=np.array(starts, dtype=np.int64), strength=np.concatenate(values))
+                          start=np.array(starts, dtype=np.int64), strength=np.concatenate(values),
+                          players=np.stack([np.asarray(r) > 0 for r in game.ranges]))
 

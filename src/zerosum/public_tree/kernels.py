@@ -317,23 +317,29 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     c = const[b]
     for k in range(52):
         cs[k] = 0.0
+    lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
     if is_fold:
+        # the opponent's hands (in its range) add to the total and their two cards' sums; p's get
+        # the total less the hands sharing a card (plus the same hand, taken off twice)
+        o0, o1, p0, p1 = (term.qstart[2 * b + 1 - p], term.qstart[2 * b + 2 - p], term.qstart[2 * b + p],
+                          term.qstart[2 * b + p + 1]) if lists else (s0, s1, s0, s1)
+        hands = term.qorder if lists else order
         total = 0.0
-        for m in range(s0, s1):
-            j = order[m]
+        for m in range(o0, o1):
+            j = hands[m]
             r = opp[orow, j]
             total += r
             cs[cards[j, 0]] += r
             cs[cards[j, 1]] += r
         scale = (-st if folder == p else st) * c
-        for m in range(s0, s1):
-            i = order[m]
+        for m in range(p0, p1):
+            i = hands[m]
             val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[orow, i])
         return
     scale = st * c
-    if len(term.pidx) > 0 and len(cs) >= 52 + 3 * cards.shape[0] + 53:
-        _showdown_prefix(n, orow, b, s0, s1, scale, opp, val, cards.shape[0], order, term.pidx, term.cbase,
-                         term.chand, cs)
+    if lists and len(cs) >= 52 + 3 * cards.shape[0] + 53:
+        _showdown_prefix(n, orow, b, p, scale, opp, val, cards.shape[0], term.qorder, term.qstart, term.pidx,
+                         term.cbase, term.chand, cs)
         return
     # upward: wins against strictly weaker hands that share no card
     total = 0.0
@@ -373,36 +379,36 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
 
 
 @njit(cache=True, error_model="numpy")
-def _showdown_prefix(n, orow, b, s0, s1, scale, opp, val, width, order, pidx, cbase, chand, cs):
+def _showdown_prefix(n, orow, b, p, scale, opp, val, width, qorder, qstart, pidx, cbase, chand, cs):
     """The sweep's showdown by prefix sums (:func:`~zerosum.public_tree.terminals.showdown_prefix_arrays`):
-    the opponent's reach summed once in strength order and once per card over the hands holding it
-    (52 short sums the processor overlaps), then each hand's value from eight reads, with no running
-    sum carried from one hand to the next as the two sweeps did (a total and two card sums that
-    each hand's successor reads)."""
-    m = s1 - s0
+    the opponent's reach (its range's hands) summed once in strength order and once per card over
+    the hands holding it (52 short sums the processor overlaps), then each of p's hands' values
+    from eight reads, with no running sum carried from one hand to the next as the two sweeps did
+    (a total and two card sums that each hand's successor reads)."""
+    o = 1 - p
+    o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52
     pc = 52 + width + 1
     acc = 0.0
     cs[pt] = 0.0
-    for k in range(m):
-        acc += opp[orow, order[s0 + k]]
+    for k in range(o1 - o0):
+        acc += opp[orow, qorder[o0 + k]]
         cs[pt + 1 + k] = acc
     total = acc
-    e0 = 2 * s0
+    e0 = 2 * o0
     for cc in range(52):
-        a0 = cbase[b, cc]
-        a1 = cbase[b, cc + 1] - 1
+        a0 = cbase[b, o, cc]
+        a1 = cbase[b, o, cc + 1] - 1
         e = e0 + a0 - cc
         acc = 0.0
         cs[pc + a0] = 0.0
         for j in range(a1 - a0):
             acc += opp[orow, chand[e + j]]
             cs[pc + a0 + 1 + j] = acc
-    for k in range(m):
-        g = s0 + k
+    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
         v = (cs[pidx[g, 0]] + cs[pidx[g, 1]] - total) - (cs[pidx[g, 2]] + cs[pidx[g, 3]] - cs[pidx[g, 4]]) \
             - (cs[pidx[g, 5]] + cs[pidx[g, 6]] - cs[pidx[g, 7]])
-        val[n, order[g]] = scale * v
+        val[n, qorder[g]] = scale * v
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -46,7 +46,8 @@ class DenseTerminals:
 
 
 # the prefix-sum showdown's arrays, empty (the evaluators that do not use them)
-_NO_PREFIX = (np.zeros((0, 8), dtype=np.int32), np.zeros((0, 53), dtype=np.int64), np.zeros(0, dtype=np.int64))
+_NO_PREFIX = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 8), dtype=np.int32),
+              np.zeros((0, 2, 53), dtype=np.int64), np.zeros(0, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,9 @@ class SweepTerminals:
     order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated)
     start: np.ndarray  # [boards + 1] where each board's slice of ``order`` starts
     strength: np.ndarray  # parallel to ``order``: the strength (equal = tie)
-    #: the showdown's prefix sums (:func:`showdown_prefix_arrays`), made on first use
+    #: [2, n] whether each hand is in each player's range (weight > 0); None: every hand in both
+    players: np.ndarray | None = None
+    #: the terminals' per-player lists and prefix-sum indices (:func:`showdown_prefix_arrays`), made on first use
     prefix: tuple | None = None
 
     kind = SWEEP
@@ -68,8 +71,9 @@ class SweepTerminals:
     def kernel_args(self) -> TerminalArrays:
         e3 = np.zeros((0, 0, 0))
         if self.prefix is None:
+            players = np.ones((2, len(self.cards)), dtype=bool) if self.players is None else self.players
             object.__setattr__(self, "prefix", showdown_prefix_arrays(self.cards, self.order, self.start,
-                                                                      self.strength))
+                                                                      self.strength, players))
         return TerminalArrays(SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength,
                               *self.prefix)
 
@@ -94,54 +98,76 @@ class SweepTerminals:
         return DenseTerminals(weight, signed)
 
 
-def showdown_prefix_arrays(cards, order, start, strength) -> tuple:
-    """What the showdown reads to evaluate by prefix sums (the kernel's ``_showdown_prefix``), per
-    board b over its live hands in strength order (positions k of ``order[start[b]:start[b+1]]``),
-    with the opponent's reach summed into the sweep's scratch (:func:`~zerosum.public_tree.arrays.card_scratch`)
-    as ``P`` (a prefix in strength order, from entry 52) and ``C`` (per card c a prefix over the live
-    hands holding it, in strength order, each with a leading zero: card c's at ``cbase[b, c]`` ..
-    ``cbase[b, c + 1] - 1`` from entry 53 + width; ``chand`` lists those hands, card c's from
-    ``2 start[b] + cbase[b, c] - c``).  ``pidx[k]`` (int32) holds, as scratch indices, where hand
-    k's eight reads are: P before its first tie, P after its last, and for each of its two cards C
-    before its first tie, C after its last and C's end (two: one per card).  So
+def showdown_prefix_arrays(cards, order, start, strength, players) -> tuple:
+    """What the sweep evaluator reads (the kernel's ``terminal`` and ``_showdown_prefix``), per
+    board b and player q, over q's live hands of positive range weight in strength order:
+    ``qorder[qstart[2 b + q]:qstart[2 b + q + 1]]`` (hand indices).  A hand outside a player's
+    range has reach 0 all along, so leaving it out changes no sum (adding 0 is exact) and its own
+    values (0 now) are never weighed; the lists make a terminal O(n_p + n_o), not O(2 n).
+
+    For the showdown, the opponent o's reach is summed into the sweep's scratch
+    (:func:`~zerosum.public_tree.arrays.card_scratch`) as ``P`` (a prefix over o's list, from
+    entry 52) and ``C`` (per card c a prefix over o's hands holding it, each with a leading zero,
+    at ``cbase[b, o, c]`` .. ``cbase[b, o, c + 1] - 1`` from entry 53 + width; ``chand`` lists
+    those hands, card c's from ``2 qstart[2 b + o] + cbase[b, o, c] - c``).  ``pidx[g]`` (int32,
+    parallel to ``qorder``) holds, as scratch indices, where hand g's eight reads are when its
+    player p = q meets the other: P before o's first hand tied with it, P after the last, and for
+    each of its two cards C before the first tie, after the last, and C's end.  So
 
         value = P[lo] + P[hi] - P_total - (C0[lo] + C0[hi] - C0_end) - (C1[lo] + C1[hi] - C1_end)
 
-    is (reach of weaker hands sharing no card) - (reach of stronger ones): a hand sharing both cards
-    is the hand itself, neither weaker nor stronger."""
+    is (o's reach of weaker hands sharing no card) - (of stronger ones): a hand sharing both cards
+    is the same hand, neither weaker nor stronger."""
     width = len(cards)
     pt, pc = 52, 52 + width + 1
-    n_order = len(order)
-    pidx = np.zeros((n_order, 8), dtype=np.int32)
     boards = len(start) - 1
-    cbase = np.zeros((boards, 53), dtype=np.int64)
-    chand = np.zeros(2 * n_order, dtype=np.int64)
+    qorder, qstart, strengths = [], [0], []
     for b in range(boards):
         s0, s1 = int(start[b]), int(start[b + 1])
-        m = s1 - s0
-        if m == 0:
-            continue
-        hands = order[s0:s1]
-        st = np.asarray(strength[s0:s1], dtype=np.int64)
-        pidx[s0:s1, 0] = pt + np.searchsorted(st, st, "left")
-        pidx[s0:s1, 1] = pt + np.searchsorted(st, st, "right")
-        hc = cards[hands]  # [m, 2]
-        card = hc.T.reshape(-1)  # entries (card, position): slot 0's, then slot 1's
-        pos = np.tile(np.arange(m), 2)
-        by = np.lexsort((pos, card))  # by card, then by strength position
-        card_e, pos_e = card[by], pos[by]
-        first = np.concatenate([[0], np.cumsum(np.bincount(card_e, minlength=52))])  # each card's first entry
-        cbase[b] = first + np.arange(53)
-        chand[2 * s0:2 * s1] = hands[pos_e]
-        span = int(st.max()) + 1
-        keys = card_e * span + st[pos_e]  # sorted: by card, then by strength
-        for slot in (0, 1):
-            c = hc[:, slot]
-            q = c * span + st
-            pidx[s0:s1, 2 + 3 * slot] = pc + np.searchsorted(keys, q, "left") + c
-            pidx[s0:s1, 3 + 3 * slot] = pc + np.searchsorted(keys, q, "right") + c
-            pidx[s0:s1, 4 + 3 * slot] = pc + cbase[b, c + 1] - 1
-    return pidx, cbase, chand
+        for q in (0, 1):
+            keep = players[q][order[s0:s1]]
+            qorder.append(order[s0:s1][keep])
+            strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
+            qstart.append(qstart[-1] + int(keep.sum()))
+    qstart = np.array(qstart, dtype=np.int64)
+    qorder_all = np.concatenate(qorder).astype(np.int64) if qorder else np.zeros(0, dtype=np.int64)
+    pidx = np.zeros((len(qorder_all), 8), dtype=np.int32)
+    cbase = np.zeros((boards, 2, 53), dtype=np.int64)
+    chand = np.zeros(2 * len(qorder_all), dtype=np.int64)
+    for b in range(boards):
+        for q in (0, 1):  # o = q's card lists
+            k = 2 * b + q
+            hands = qorder[k]
+            hc = cards[hands]
+            card = hc.T.reshape(-1)
+            pos = np.tile(np.arange(len(hands)), 2)
+            by = np.lexsort((pos, card))
+            first = np.concatenate([[0], np.cumsum(np.bincount(card[by], minlength=52))])
+            cbase[b, q] = first + np.arange(53)
+            chand[2 * qstart[k]:2 * qstart[k + 1]] = hands[pos[by]]
+        for p in (0, 1):  # p's hands read o's sums
+            o = 1 - p
+            mine, ms = qorder[2 * b + p], strengths[2 * b + p]
+            theirs, ts = qorder[2 * b + o], strengths[2 * b + o]
+            g0, g1 = qstart[2 * b + p], qstart[2 * b + p + 1]
+            if g1 == g0:
+                continue
+            pidx[g0:g1, 0] = pt + np.searchsorted(ts, ms, "left")
+            pidx[g0:g1, 1] = pt + np.searchsorted(ts, ms, "right")
+            tc = cards[theirs]
+            card = tc.T.reshape(-1)
+            tpos = np.tile(np.arange(len(theirs)), 2)
+            by = np.lexsort((tpos, card))
+            span = int(max(ms.max(), ts.max() if len(ts) else 0)) + 1
+            keys = card[by] * span + ts[tpos[by]]  # o's entries by card, then by strength
+            mc = cards[mine]
+            for slot in (0, 1):
+                c = mc[:, slot]
+                key = c * span + ms
+                pidx[g0:g1, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") + c
+                pidx[g0:g1, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") + c
+                pidx[g0:g1, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
+    return qorder_all, qstart, pidx, cbase, chand
 
 
 @dataclass(frozen=True)
