@@ -138,9 +138,17 @@ def test_cli_isomorphism_solves_saves_and_refuses(tmp_path):
     r = runner.invoke(cli, ["evaluate", "holdem", *params, str(tmp_path / "true.json"), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["nash_conv"] == pytest.approx(out["false"]["nash_conv"], abs=1e-6)
-    # resuming the isomorphic run's state without the option: one line
-    r = runner.invoke(cli, ["solve", "holdem", *params, "-a", "dcfr", "-n", "20", "--resume", str(tmp_path / "true.npz")])
+    # a resumed run keeps its tree: without the option it runs on as saved, against it: one line
+    r = runner.invoke(cli, ["solve", "holdem", *params, "-a", "dcfr", "-n", "20", "--resume", str(tmp_path / "true.npz"),
+                            "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["public_nodes"] == out["true"]["public_nodes"]
+    r = runner.invoke(cli, ["solve", "holdem", *params, "-a", "dcfr", "-n", "20", "--resume", str(tmp_path / "true.npz"),
+                            "--option", "isomorphism=false"])
     assert r.exit_code != 0 and "isomorphism=true" in r.output and "Traceback" not in r.output
+    # not asked for: on (where a deal has mirrors)
+    r = runner.invoke(cli, ["solve", "holdem", *params, "-a", "dcfr", "-n", "10", "--json"])
+    assert json.loads(r.output)["public_nodes"] == out["true"]["public_nodes"]
     for args, words in ((["solve", "poker", "--form", "public-tree", "-a", "cfr", "-n", "5"], "hold'em"),
                         (["solve", "holdem", *params, "-a", "dcfr", "-n", "5", "--option", "isomorphism=maybe"],
                          "true or false"),

@@ -79,10 +79,33 @@ def history_tree_refusal(game) -> str | None:
     return None
 
 
-def _split_options(options) -> tuple[dict, str]:
+def _split_options(options, tree=None) -> tuple[dict, str]:
+    """The options less ``dtype``, and the dtype: asked for, else the tree's default
+    (:func:`~zerosum.public_tree.solver.default_dtype`: float32 for large hold'em trees)."""
+    from ..public_tree.solver import default_dtype
+
     kwargs = parse_params(options, flag="--option")
-    dtype = kwargs.pop("dtype", "float64")
+    dtype = kwargs.pop("dtype", None)
+    if dtype is None:
+        dtype = default_dtype(tree) if tree is not None else "float64"
     return kwargs, str(dtype)
+
+
+def saved_tree_options(resume_path, options) -> tuple:
+    """``options`` plus the saved run's ``dtype`` and ``isomorphism`` where a resumed state has them
+    and the command line does not say (a run resumes as it was saved)."""
+    if not resume_path:
+        return tuple(options)
+    given = {str(o).split("=", 1)[0].strip() for o in options}
+    try:
+        with np.load(resume_path, allow_pickle=False) as data:
+            saved = {k: data[k].item() for k in ("dtype", "isomorphism") if k in data.files}
+    except Exception:  # noqa: BLE001  (an unreadable file is refused with its own message when it is loaded)
+        return tuple(options)
+    extra = [f"dtype={saved['dtype']}"] if "dtype" in saved and "dtype" not in given else []
+    if saved.get("isomorphism") and "isomorphism" not in given:
+        extra.append("isomorphism=true")
+    return (*options, *extra)
 
 
 def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=None, options=()):
@@ -90,7 +113,7 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
 
     from ..public_tree.solver import VARIANTS, public_solver_class
 
-    kwargs, dtype = _split_options(options)
+    kwargs, dtype = _split_options(options, tree)
     lock_path = kwargs.pop("lock", None)  # --option lock=FILE.json: node locking (public_tree.locking)
     threads = kwargs.pop("threads", None)  # --option threads=N: the depth-first pass's threads
     if algorithm not in VARIANTS:
@@ -184,10 +207,14 @@ def public_tree_with_progress(game, enabled: bool = True, isomorphism: bool = Fa
                            isomorphism=isomorphism)
 
 
-def take_isomorphism(game, options) -> tuple[bool, tuple]:
+def take_isomorphism(game, options, algorithm: str | None = None) -> tuple[bool, tuple]:
     """``--option isomorphism=true|false`` (a property of the tree, not of the solver: taken out
-    of the options before the solver is made), and the other options."""
-    rest, value = [], False
+    of the options before the solver is made), and the other options.  Not given: on for hold'em
+    (the same game solved with fewer nodes) where nothing that does not run with it is asked for
+    (``pcs-mccfr``, ``--option lock``)."""
+    from ..poker.holdem import HoldemGame
+
+    rest, value = [], None
     for text in options:
         if str(text).split("=", 1)[0].strip() == "isomorphism":
             value = parse_params([text], flag="--option")["isomorphism"]
@@ -195,11 +222,11 @@ def take_isomorphism(game, options) -> tuple[bool, tuple]:
                 raise ZerosumError(f"--option isomorphism takes true or false, got {value!r}")
         else:
             rest.append(text)
-    if value:
-        from ..poker.holdem import HoldemGame
-
-        if not isinstance(game, HoldemGame):
-            raise ZerosumError(f"--option isomorphism is for hold'em subgames (suits); {game.id} has none")
+    if value is None:
+        locked = any(str(t).split("=", 1)[0].strip() == "lock" for t in rest)
+        return isinstance(game, HoldemGame) and algorithm != "pcs-mccfr" and not locked, tuple(rest)
+    if value and not isinstance(game, HoldemGame):
+        raise ZerosumError(f"--option isomorphism is for hold'em subgames (suits); {game.id} has none")
     return value, tuple(rest)
 
 
@@ -208,7 +235,8 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     """Run a CFR-family solver on the public tree: the result dict of ``zerosum solve`` and the
     messages of output files that could not be written."""
     t0 = time.perf_counter()
-    isomorphism, options = take_isomorphism(game, options)
+    options = saved_tree_options(resume_path, options)
+    isomorphism, options = take_isomorphism(game, options, algorithm)
     tree = public_tree_with_progress(game, enabled=not quiet, isomorphism=isomorphism)
     compile_s = time.perf_counter() - t0
     if isomorphism and "lock" in parse_params(options, flag="--option"):

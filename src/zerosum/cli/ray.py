@@ -16,7 +16,7 @@ import time
 from ..distributed.ray_runtime import check_workers, start
 from ..errors import ZerosumError
 from .common import parse_params
-from .public_tree import public_result, public_tree_with_progress, resolve_form
+from .public_tree import public_result, public_tree_with_progress, resolve_form, saved_tree_options
 from .runs import resume, run_iterations
 
 
@@ -49,6 +49,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
                 save_every=None, seconds=None, target=None) -> tuple[dict, list[str]]:
     """The result dict of ``zerosum solve ... --ray`` (see the module docstring) and the messages of
     output files that could not be written."""
+    from ..public_tree.solver import default_dtype
     from ..public_tree.split import split_solver
 
     check_workers(workers)
@@ -56,8 +57,8 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
         raise ZerosumError("the public tree runs alternating updates only; drop --simultaneous")
     if seed is not None:
         raise ZerosumError(f"{algorithm} does not take --seed")
-    kwargs = parse_params(options, flag="--option")
-    dtype = str(kwargs.pop("dtype", "float64"))
+    kwargs = parse_params(saved_tree_options(resume_path, options), flag="--option")
+    dtype = kwargs.pop("dtype", None)
     if "lock" in kwargs:  # refused before the tree is built and Ray started
         raise ZerosumError("--option lock (node locking) runs in one process, not split over Ray; drop --ray "
                            "(and --workers) to solve with the lock, or drop --option lock")
@@ -70,6 +71,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     t0 = time.perf_counter()
     tree = public_tree_with_progress(game, enabled=not quiet)
     compile_s = time.perf_counter() - t0
+    dtype = default_dtype(tree) if dtype is None else str(dtype)
     n = start(ray, workers)
     solver = split_solver(algorithm, tree, n, dtype=dtype)  # refuses an algorithm it cannot split
     accepted = inspect.signature(type(solver).__init__).parameters
