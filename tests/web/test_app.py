@@ -16,8 +16,8 @@ def test_page_loads_with_its_view(live_server, browser, screenshot):
     browser.get(live_server.url + "/")
     tabs = wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#tabs button"), what="the tabs")
     names = [t.text for t in tabs]
-    assert names[0] == "Explore a strategy" and "Play" in names
-    tabs[0].click()
+    assert names[0] == "Solve and watch" and "Explore a strategy" in names and "Play" in names
+    tabs[names.index("Explore a strategy")].click()
     assert browser.find_element(By.ID, "view-explore").get_attribute("hidden") is None
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []

@@ -40,14 +40,23 @@ async def _index(_request):
 
 
 def create_app() -> Starlette:
-    """The whole app: ``/`` (the page), ``/static/...``, and each view's ``/api/...`` routes (today the
-    explore view's and the play view's; solve-and-watch is not built yet)."""
-    from . import explore, play
+    """The whole app: ``/`` (the page), ``/static/...``, and each view's ``/api/...`` routes
+    (solve and watch, explore, play); the runs' threads are stopped when the server shuts down."""
+    import contextlib
 
-    state = {"policies": explore.PolicyStore()}
+    from . import explore, play, runs
+
+    state = {"policies": explore.PolicyStore(), "runs": runs.RunManager()}
     routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
-              *explore.routes(state), *play.routes(state)]
-    app = Starlette(routes=routes, exception_handlers={ZerosumError: _zerosum_error, HTTPException: _http_error,
-                                                        Exception: _unexpected})
+              *runs.routes(state), *explore.routes(state), *play.routes(state)]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        yield
+        state["runs"].close()
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ZerosumError: _zerosum_error, HTTPException: _http_error,
+                                        Exception: _unexpected})
     app.state.zerosum = state
     return app

@@ -89,5 +89,5 @@ document.addEventListener("DOMContentLoaded", () => {
     button.addEventListener("click", () => zs.showView(button.dataset.view));
   }
   for (const view of Object.values(zs.views)) if (view.init) view.init();
-  zs.showView("explore");
+  zs.showView("solve");
 });

@@ -1,0 +1,184 @@
+// The solve-and-watch view: start runs, watch their NashConv curves grow (log-log), stop, resume,
+// download, explore.  The runs live on the server (/api/runs); this page polls while any runs.
+"use strict";
+
+(function () {
+  const el = zs.el;
+  const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
+  let games = [];
+  let runs = [];          // the server's runs, with curves
+  let timer = null;
+
+  function section() { return document.getElementById("view-solve"); }
+
+  async function init() {
+    const root = section();
+    root.append(
+      el("p", {}, "Solve a game with a CFR variant and watch the exact NashConv of the average (solid) and ",
+        "current (dashed) strategies fall; several runs share the plot."),
+      el("form", { id: "solve-form", class: "row", onsubmit: (e) => { e.preventDefault(); start(); } },
+        el("label", {}, "game", el("select", { id: "solve-game", onchange: showParams })),
+        el("span", { id: "solve-params", class: "row" }),
+        el("label", {}, "algorithm", el("select", { id: "solve-algorithm" })),
+        el("label", {}, "iterations", el("input", { id: "solve-iterations", type: "number", min: "1", value: "1000" })),
+        el("button", { id: "solve-start", type: "submit" }, "Start")),
+      el("div", { id: "solve-plot" }),
+      el("table", { id: "solve-runs", class: "runs" },
+        el("thead", {}, el("tr", {}, ["", "run", "game", "algorithm", "iteration", "NashConv (average)",
+          "NashConv (current)", "status", ""].map((h) => el("th", {}, h)))),
+        el("tbody", {})));
+    try {
+      games = (await zs.api("/api/games")).games;
+      const algorithms = (await zs.api("/api/algorithms")).algorithms;
+      const gs = document.getElementById("solve-game");
+      for (const g of games) gs.append(el("option", { value: g.name, title: g.description }, g.name));
+      gs.value = "kuhn";
+      const as = document.getElementById("solve-algorithm");
+      for (const a of algorithms) as.append(el("option", { value: a }, a));
+      as.value = "cfr+";
+      showParams();
+    } catch (e) { /* the message line says it */ }
+    await refresh();
+  }
+
+  function showParams() {
+    const box = document.getElementById("solve-params");
+    box.replaceChildren();
+    const game = games.find((g) => g.name === document.getElementById("solve-game").value);
+    for (const p of (game ? game.params : [])) {
+      const value = p.default === null || p.default === undefined ? "" :
+        (typeof p.default === "object" ? JSON.stringify(p.default) : String(p.default));
+      box.append(el("label", {}, p.name + (p.required ? " *" : ""),
+        el("input", { class: "solve-param", name: p.name, value, size: "10",
+          placeholder: p.required ? "required" : "" })));
+    }
+  }
+
+  async function start() {
+    const params = {};
+    for (const input of document.querySelectorAll("#solve-params input")) {
+      if (input.value.trim() !== "") params[input.name] = input.value.trim();
+    }
+    const body = {
+      game: document.getElementById("solve-game").value, params,
+      algorithm: document.getElementById("solve-algorithm").value,
+      iterations: Number(document.getElementById("solve-iterations").value),
+    };
+    try {
+      await zs.api("/api/runs", { method: "POST", body });
+    } catch (e) { return; }
+    await refresh();
+  }
+
+  async function refresh() {
+    let list;
+    try { list = (await zs.api("/api/runs")).runs; } catch (e) { schedule(2000); return; }
+    const full = [];
+    for (const r of list) {
+      const known = runs.find((x) => x.id === r.id);
+      if (known && known.status === r.status && known.iteration === r.iteration && known.curve) {
+        full.push(known);
+        continue;
+      }
+      try { full.push(await zs.api(`/api/runs/${r.id}`)); } catch (e) { /* deleted meanwhile */ }
+    }
+    runs = full;
+    draw();
+    schedule(runs.some((r) => r.status === "running" || r.status === "starting") ? 300 : 2000);
+  }
+
+  function schedule(ms) {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(refresh, ms);
+  }
+
+  async function act(run, what) {
+    try {
+      if (what === "delete") await zs.api(`/api/runs/${run.id}`, { method: "DELETE" });
+      else if (what === "resume") {
+        const more = run.iteration >= run.iterations ? { iterations: 2 * run.iterations } : undefined;
+        await zs.api(`/api/runs/${run.id}/resume`, { method: "POST", body: more });
+      } else await zs.api(`/api/runs/${run.id}/${what}`, { method: "POST" });
+    } catch (e) { return; }
+    await refresh();
+  }
+
+  function draw() {
+    const body = document.querySelector("#solve-runs tbody");
+    body.replaceChildren();
+    runs.forEach((r, k) => {
+      const color = COLORS[k % COLORS.length];
+      const running = r.status === "running" || r.status === "starting";
+      body.append(el("tr", { "data-run": r.id },
+        el("td", {}, el("span", { class: "swatch", style: `background:${color}` })),
+        el("td", {}, r.id),
+        el("td", { title: r.game_id }, r.game),
+        el("td", {}, r.algorithm),
+        el("td", { class: "num run-iteration" }, `${r.iteration} / ${r.iterations}`),
+        el("td", { class: "num run-nashconv" }, zs.fmt(r.nash_conv_average, 3)),
+        el("td", { class: "num" }, zs.fmt(r.nash_conv_current, 3)),
+        el("td", { class: "run-status", title: r.error || "" }, r.status + (r.error ? ": " + r.error : "")),
+        el("td", {},
+          running ? el("button", { onclick: () => act(r, "stop") }, "stop")
+            : el("button", { onclick: () => act(r, "resume"), disabled: r.status === "failed" }, "resume"),
+          el("a", { class: "button", href: `/api/runs/${r.id}/policy`, download: `${r.id}-policy.json` }, "policy"),
+          el("a", { class: "button", href: `/api/runs/${r.id}/state`, download: `${r.id}-state.npz` }, "state"),
+          el("button", { onclick: () => zs.views.explore.openRun(r.id), disabled: !r.iteration }, "explore"),
+          el("button", { onclick: () => act(r, "delete") }, "delete"))));
+    });
+    document.getElementById("solve-plot").replaceChildren(plot());
+  }
+
+  // a log-log SVG of NashConv against iterations, every run in its colour
+  function plot() {
+    const W = 720, H = 360, L = 64, R = 16, T = 16, B = 44;
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.setAttribute("width", W);
+    svg.setAttribute("height", H);
+    svg.setAttribute("class", "plot");
+    const add = (tag, attrs, text) => {
+      const node = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      if (text !== undefined) node.textContent = text;
+      svg.append(node);
+      return node;
+    };
+    const points = runs.flatMap((r) => r.curve || []);
+    const ys = points.flatMap((p) => [p.nash_conv_average, p.nash_conv_current]).filter((y) => y > 0);
+    const xs = points.map((p) => p.iteration).filter((x) => x > 0);
+    if (!ys.length) {
+      add("text", { x: W / 2, y: H / 2, "text-anchor": "middle", class: "muted" }, "start a run: its curve appears here");
+      return svg;
+    }
+    const x0 = 0, x1 = Math.max(1, Math.ceil(Math.log10(Math.max(...xs))));
+    const y0 = Math.floor(Math.log10(Math.min(...ys))), y1 = Math.ceil(Math.log10(Math.max(...ys)));
+    const sx = (x) => L + (Math.log10(x) - x0) / Math.max(x1 - x0, 1e-9) * (W - L - R);
+    const sy = (y) => T + (y1 - Math.log10(y)) / Math.max(y1 - y0, 1e-9) * (H - T - B);
+    for (let e = x0; e <= x1; e++) {
+      add("line", { x1: sx(10 ** e), x2: sx(10 ** e), y1: T, y2: H - B, class: "grid" });
+      add("text", { x: sx(10 ** e), y: H - B + 16, "text-anchor": "middle" }, e === 0 ? "1" : `1e${e}`);
+    }
+    for (let e = y0; e <= y1; e++) {
+      add("line", { x1: L, x2: W - R, y1: sy(10 ** e), y2: sy(10 ** e), class: "grid" });
+      add("text", { x: L - 6, y: sy(10 ** e) + 4, "text-anchor": "end" }, `1e${e}`);
+    }
+    add("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle" }, "iterations");
+    add("text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 14 ${(T + H - B) / 2})` },
+      "NashConv");
+    runs.forEach((r, k) => {
+      const color = COLORS[k % COLORS.length];
+      for (const [key, dash] of [["nash_conv_average", ""], ["nash_conv_current", "5 4"]]) {
+        const pts = (r.curve || []).filter((p) => p[key] > 0).map((p) => `${sx(p.iteration).toFixed(1)},${sy(p[key]).toFixed(1)}`);
+        if (pts.length) add("polyline", { points: pts.join(" "), fill: "none", stroke: color, "stroke-width": 2,
+          "stroke-dasharray": dash, class: `curve ${key}`, "data-run": r.id });
+      }
+      add("text", { x: W - R - 4, y: T + 14 + 16 * k, "text-anchor": "end", fill: color },
+        `${r.id} ${r.algorithm} on ${r.game}`);
+    });
+    return svg;
+  }
+
+  zs.views.solve = { init, show() { refresh(); } };
+})();

@@ -1,0 +1,112 @@
+"""The solve-and-watch view: runs in background threads, their curves, stop and resume, downloads,
+bad input, and the page in a real browser (a Kuhn CFR+ run's curve reaching NashConv <= 1e-3)."""
+
+from __future__ import annotations
+
+import io
+import time
+
+import numpy as np
+import pytest
+from conftest import wait_for
+
+from zerosum.games import load_game
+from zerosum.solvers import SOLVERS
+from zerosum.web.runs import marks
+
+
+def finished(client, rid, timeout=60.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        view = client.get(f"/api/runs/{rid}").json()
+        if view["status"] not in ("starting", "running"):
+            return view
+        time.sleep(0.02)
+    raise AssertionError(f"run {rid} did not finish")
+
+
+def test_marks_are_log_spaced_and_end_at_the_last():
+    assert marks(1) == [1]
+    assert marks(120) == [1, 2, 3, 5, 10, 20, 30, 50, 100, 120]
+    assert marks(1000)[-3:] == [300, 500, 1000]
+
+
+def test_a_kuhn_run_records_its_curve_and_gives_the_solvers_policy(client):
+    r = client.post("/api/runs", json={"game": "kuhn", "algorithm": "cfr+", "iterations": 200})
+    assert r.status_code == 200
+    view = finished(client, r.json()["id"])
+    assert view["status"] == "finished" and view["iteration"] == 200
+    curve = view["curve"]
+    assert [p["iteration"] for p in curve] == marks(200)
+    # the same solver run here gives the same figures at the same iterations
+    direct = SOLVERS["cfr+"](load_game("kuhn"))
+    rows = direct.run(200, checkpoints=marks(200))
+    assert [p["nash_conv_average"] for p in curve] == [row["nash_conv_average"] for row in rows]
+    assert curve[-1]["nash_conv_average"] <= 1e-3 < curve[0]["nash_conv_average"]
+    policy = client.get(f"/api/runs/{view['id']}/policy").json()
+    assert policy["game"] == "kuhn" and policy["policy"] == direct.average_policy().to_dict()
+    state = np.load(io.BytesIO(client.get(f"/api/runs/{view['id']}/state").content), allow_pickle=False)
+    assert int(state["iteration"]) == 200
+
+
+def test_stop_then_resume_reaches_the_uninterrupted_figures(client):
+    r = client.post("/api/runs", json={"game": "leduc", "algorithm": "dcfr", "iterations": 100000}).json()
+    wait = time.time() + 30
+    while client.get(f"/api/runs/{r['id']}").json()["iteration"] < 60 and time.time() < wait:
+        time.sleep(0.02)
+    stopped = client.post(f"/api/runs/{r['id']}/stop").json()
+    assert stopped["status"] == "stopped" and 0 < stopped["iteration"] < 100000
+    done = stopped["iteration"]
+    bad = client.post(f"/api/runs/{r['id']}/resume", json={"iterations": done})  # not more than done
+    assert bad.status_code == 400 and "above" in bad.json()["error"]
+    client.post(f"/api/runs/{r['id']}/resume", json={"iterations": done + 30})
+    view = finished(client, r["id"])
+    assert view["status"] == "finished" and view["iteration"] == done + 30
+    direct = SOLVERS["dcfr"](load_game("leduc"))
+    direct.run(done + 30)
+    assert view["curve"][-1]["nash_conv_average"] == direct.checkpoint()["nash_conv_average"]
+    assert client.delete(f"/api/runs/{r['id']}").json() == {"deleted": r["id"]}
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"game": "nope"}, "unknown game"),
+    ({"game": "kuhn", "params": {"size": 3}}, "no parameter"),
+    ({"game": "kuhn", "algorithm": "alphago"}, "unknown algorithm"),
+    ({"game": "kuhn", "iterations": 0}, "iterations must be"),
+    ({"game": "kuhn", "iterations": 10 ** 9}, "iterations must be"),
+    ("kuhn", "send {"),
+])
+def test_bad_runs_are_one_line_and_the_server_goes_on(client, body, words):
+    r = client.post("/api/runs", json=body)
+    assert r.status_code == 400 and words in r.json()["error"] and "\n" not in r.json()["error"]
+    assert client.get("/api/runs/r999").status_code == 400
+    assert "no run" in client.get("/api/runs/r999/policy").json()["error"]
+    assert client.get("/api/algorithms").json()["algorithms"][1] == "cfr+"
+
+
+def test_the_page_starts_a_run_and_draws_its_curve(live_server, browser, screenshot):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/")
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#solve-game option[value=kuhn]"), what="the games")
+    for algorithm in ("cfr", "cfr+"):  # two runs on one plot
+        browser.find_element(By.ID, "solve-algorithm").send_keys(algorithm)
+        box = browser.find_element(By.ID, "solve-iterations")
+        box.clear()
+        box.send_keys("300")
+        browser.find_element(By.ID, "solve-start").click()
+        time.sleep(0.3)
+
+    def last_nashconv(b):
+        rows = b.find_elements(By.CSS_SELECTOR, "#solve-runs tbody tr")
+        for row in rows:
+            if row.find_elements(By.XPATH, "./td[4][text()='cfr+']") and \
+                    row.find_element(By.CSS_SELECTOR, ".run-status").text == "finished":
+                return float(row.find_element(By.CSS_SELECTOR, ".run-nashconv").text)
+        return None
+
+    value = wait_for(browser, last_nashconv, what="the CFR+ run to finish")
+    assert value <= 1e-3
+    curves = browser.find_elements(By.CSS_SELECTOR, "svg.plot polyline.curve")
+    assert len(curves) >= 4  # two runs, average and current each
+    screenshot("solve")
