@@ -19,7 +19,7 @@ from zerosum.errors import ZerosumError
 from zerosum.games import load_game
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.solver import public_solver
+from zerosum.public_tree.solver import public_solver, public_solver_class
 
 TURN = {"board": "Ks7d2c9h", "range0": "AA,AK,QJs", "range1": "KK,T9s,AQ", "raises": 1}
 
@@ -87,7 +87,9 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
     from zerosum.public_tree.split import split_solver
 
     tree = trees[game]
-    single = public_solver("dcfr", tree, dtype="float32")
+    # the per-node pass's float32 arithmetic, as the workers' (hold'em solves depth first by default,
+    # whose float32 regret matching divides in float32)
+    single = type("PerNode", (public_solver_class("dcfr", "float32"),), {"sweep_depth_first": False})(tree)
     expect = single.run(100, [10, 100])
     wide = public_solver("dcfr", tree).run(100, [100])[-1]
     split = split_solver("dcfr", tree, 2, checkpoint_every=50, dtype="float32")

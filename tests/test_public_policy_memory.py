@@ -15,7 +15,7 @@ from zerosum.public_tree import policy as policy_module
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.policy import PublicPolicy, normalized
-from zerosum.public_tree.solver import public_solver
+from zerosum.public_tree.solver import public_solver_class
 
 TURN = {"board": "Ks7d2c9h", "range0": "AA,KK,T9s,76s", "range1": "QQ,AK,98s", "raises": 1}
 
@@ -62,7 +62,8 @@ def test_chunked_normalization_is_exact_and_small(tree, monkeypatch):
 
 
 def test_shape_pass_policy_leaves_the_solver_alone(tree):
-    s = public_solver("cfr+", tree)
+    # (hold'em solves depth first by default: the shape pass asked for)
+    s = type("Shaped", (public_solver_class("cfr+", "float64"),), {"sweep_depth_first": False})(tree)
     assert s.shapes is not None  # its arrays in the form's layout are copies, normalized in place
     s.iterate(3)
     before = [a.copy() for a in s.average]

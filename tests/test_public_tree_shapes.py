@@ -95,7 +95,10 @@ def test_shape_pass_on_a_holdem_turn_subgame():
     from zerosum.poker.holdem import HoldemGame
 
     tree = public_tree(HoldemGame(board="Ks7d2c9h", range0="AA,KQs", range1="QQ,T9s"))
-    shaped, plain = public_solver("dcfr", tree), _per_node("dcfr", tree, "float64")
+    # (hold'em solves depth first by default: the shape and per-node passes asked for by name)
+    cls = public_solver_class("dcfr", "float64")
+    shaped = type("Shaped", (cls,), {"sweep_depth_first": False})(tree)
+    plain = type("PerNode", (cls,), {"sweep_depth_first": False, "shape_pass": False})(tree)
     assert shaped.shapes is not None and shaped.shapes.entries.max() > 40
     shaped.iterate(10)
     plain.iterate(10)
