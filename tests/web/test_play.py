@@ -304,3 +304,49 @@ def test_browser_kuhn_hands(live_server, browser, screenshot):
             wait_for(browser, lambda b: not b.find_elements(By.ID, "play-result"), what="the next hand")
     assert "± " in browser.find_element(By.ID, "play-score").text      # two hands: a standard error
     screenshot("play-kuhn")
+
+
+def test_holdem_hand_pays_the_rules_and_the_bot_plays_its_public_tree_policy(client):
+    from zerosum.poker.holdem import HoldemHistory
+
+    game, bot, about = client.app.state.zerosum["play"]["policies"].get("holdem")
+    assert about["nash_conv"] < 1e-3  # a solved bot
+    tree, policy = bot.policy.tree, bot.policy
+    for seat in (0, 1):
+        data = client.post("/api/play/new", json={"game": "holdem", "seat": seat, "seed": 11 + seat}).json()
+        assert data["public_cards"] == "Ks7d2c9h5s" and len(data["your_cards"]) == 4
+        while not data["over"]:
+            bad = client.post(f"/api/play/{data['id']}/act", json={"action": "x"})
+            assert bad.status_code == 400 and "illegal action" in bad.json()["error"]
+            data = client.post(f"/api/play/{data['id']}/act", json={"action": data["legal_actions"][-1]["action"]}).json()
+        hands = {seat: data["your_cards"], 1 - seat: data["bot_cards"]}
+        betting = data["history"].rsplit(":", 1)[1]
+        h = HoldemHistory(tuple(game.hand_labels.index(hands[p]) for p in (0, 1)), (), (betting,))
+        you = game.payoff(h) if seat == 0 else -game.payoff(h)
+        assert data["payoff"] == you
+        for step in data["bot_infosets"]:  # each bot action's probabilities: its node's table, its hand
+            hand, public = step["infoset"][:4], step["infoset"][4:]
+            node = tree.labels.index(public)
+            column = policy.table(node)[:, tree.hand_labels[1 - seat].index(hand)]
+            assert step["probabilities"] == dict(zip(tree.action_labels[node], column.tolist()))
+
+
+def test_browser_holdem_hand(live_server, browser, screenshot):
+    from selenium.webdriver.common.by import By
+
+    _open_play(browser, live_server)
+    _select(browser, "play-game", "holdem")
+    _select(browser, "play-seat", "0")
+    browser.find_element(By.ID, "play-start").click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-actions button"), what="the actions")
+    board = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#play-public-cards .card")]
+    assert board == ["K\u2660", "7\u2666", "2\u2663", "9\u2665", "5\u2660"]
+    while not browser.find_elements(By.ID, "play-result"):
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#play-actions button")
+        before = _log_length(browser)
+        buttons[0].click()   # check or fold: the hand ends within two actions of ours
+        wait_for(browser, lambda b, before=before: _log_length(b) > before or b.find_elements(By.ID, "play-result"),
+                 what="the hand to go on")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#play-bot-cards .card")) == 2
+    assert "over 1 hand" in browser.find_element(By.ID, "play-score").text
+    screenshot("play-holdem")

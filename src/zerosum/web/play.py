@@ -51,7 +51,11 @@ from .common import read_json
 #: CFR+ iterations of the bot's policy (Kuhn: NashConv ~1e-4; Leduc: ~1e-3, a few tenths of a second)
 ITERATIONS = 1000
 #: the games a bot is solved for; a policy loaded in the explore view may be of any poker-family game
-POKER_GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc hold'em"}
+POKER_GAMES = {"kuhn": "Kuhn poker", "leduc": "Leduc hold'em", "holdem": "Hold'em river Ks7d2c9h5s"}
+#: the hold'em spot the bot plays: a river, limit bets of 4 into 10, two raises, narrow ranges
+#: (its public tree: 15 nodes; DCFR's 1,000 iterations take a few hundredths of a second)
+HOLDEM_SPOT = {"board": "Ks7d2c9h5s", "bets": [4], "raises": 2, "range0": "AA,KK,QQ,AK,A5s,76s,98s",
+               "range1": "AA,KK,JJ,AQ,T9s,K9s,55"}
 #: sessions of each kind kept per server; the oldest is dropped past this
 MAX_SESSIONS = 256
 #: seconds the exact solver gets for a reply, and for the scores of every column
@@ -109,12 +113,50 @@ class PolicyCache:
             return self._policies[name]
 
 
+class PublicTreeBot:
+    """A hold'em policy of the public tree as the sessions read a bot's policy: the probabilities of
+    an information set (hand label + public label) from its node's [actions x hands] table."""
+
+    def __init__(self, policy):
+        self.policy = policy
+        tree = policy.tree
+        self._node = {label: n for n, label in enumerate(tree.labels)}
+        self._hand = [{h: i for i, h in enumerate(tree.hand_labels[p])} for p in (0, 1)]
+
+    def action_probabilities(self, label: str, player: int | None = None) -> dict[str, float]:
+        """``{action: probability}`` at the information set ``label`` of ``player``."""
+        tree = self.policy.tree
+        hand, public = label[:4], label[4:]
+        node = self._node[public]
+        p = int(tree.player[node]) if player is None else int(player)
+        column = self.policy.table(node)[:, self._hand[p][hand]]
+        return {a: float(x) for a, x in zip(tree.action_labels[node], column)}
+
+
+def _solve_holdem():
+    from ..games import load_game
+    from ..public_tree.compile import public_tree
+    from ..public_tree.solver import PublicTreeSolver
+    from ..solvers.rules import DCFR
+
+    game = load_game("holdem", **HOLDEM_SPOT)
+    start = time.perf_counter()
+    solver = PublicTreeSolver(public_tree(game), DCFR())
+    solver.iterate(ITERATIONS)
+    policy = solver.average_policy()
+    about = {"source": f"DCFR on the public tree, {ITERATIONS} iterations",
+             "nash_conv": float(policy.evaluate()["nash_conv"]), "seconds": time.perf_counter() - start}
+    return game, PublicTreeBot(policy), about
+
+
 def _solve(name: str):
     from ..core.compile import compiled
     from ..core.evaluation import evaluate
     from ..games import load_game
     from ..solvers import SOLVERS
 
+    if name == "holdem":
+        return _solve_holdem()
     game = load_game(name)
     start = time.perf_counter()
     solver = SOLVERS["cfr+"](compiled(game))
@@ -137,14 +179,21 @@ class PokerRules:
     def __init__(self, game):
         self.game = game
         self.kuhn = game.name == "kuhn"
+        self.holdem = game.name == "holdem"  # (hands, dealt, rounds) histories: both hands dealt at once
 
     def private(self, h, player: int) -> str:
-        """``player``'s private card at ``h`` ("" before it is dealt)."""
+        """``player``'s private card at ``h`` ("" before it is dealt; hold'em: its two cards)."""
+        if self.holdem:
+            return self.game.hand_labels[h.hands[player]] if h.hands else ""
         cards = h[:2] if self.kuhn else h.cards[:2]
         return cards[player] if len(cards) > player else ""
 
     def public(self, h) -> str:
         """The public cards at ``h`` (none in Kuhn)."""
+        if self.holdem:
+            from ..poker.cards import cards_str
+
+            return cards_str(tuple(self.game.board) + tuple(h.dealt))
         return "" if self.kuhn else h.cards[2:]
 
     def betting(self, h) -> str:
@@ -157,6 +206,8 @@ class PokerRules:
 
     def text(self, h) -> str:
         """The whole history, as the game's information-set labels write it."""
+        if self.holdem:
+            return ":".join((self.private(h, 0), self.private(h, 1), self.public(h), "/".join(h.rounds)))
         return h if self.kuhn else h.cards + ":" + "/".join(h.rounds)
 
     def name(self, h, action: str) -> str:
@@ -226,6 +277,8 @@ class PokerSession:
 
     def _deal_event(self, before) -> dict:
         rules = self.rules
+        if rules.holdem:  # both hands at once, from the two ranges
+            return {"by": "chance", "text": f"you are dealt {rules.private(self.h, self.seat)}; the bot gets its hand"}
         n_private = sum(bool(rules.private(before, p)) for p in (0, 1))
         if n_private < 2:  # a private card: the person's own is shown
             if n_private == self.seat:
@@ -275,7 +328,7 @@ class PokerSession:
         """What the page shows (JSON): cards the person may see, betting, legal actions, score."""
         rules, game = self.rules, self.game
         to_move = None if self.over else ("you" if game.player(self.h) == self.seat else "bot")
-        out = {"id": self.id, "game": self.game.id, "name": POKER_GAMES.get(self.game.id, self.game.id),
+        out = {"id": self.id, "game": self.game.id, "name": POKER_GAMES.get(self.name, POKER_GAMES.get(self.game.id, self.game.id)),
                "bot": self.about, "hand": self.hand, "seat": self.seat,
                "your_cards": rules.private(self.h, self.seat), "public_cards": rules.public(self.h),
                "betting": rules.rounds(self.h), "log": self.log, "to_move": to_move, "over": self.over,

@@ -17,6 +17,7 @@
 #view-play .play-form { display: flex; flex-wrap: wrap; gap: .8em; align-items: end; margin-bottom: .8em; }
 #view-play .card { display: inline-block; min-width: 1.6em; padding: .25em .35em; margin-right: .3em; border: 1px solid #98a2b3;
   border-radius: 4px; background: #fff; font: 600 1.4rem ui-monospace, monospace; text-align: center; }
+#view-play .card.red { color: #c01c28; }
 #view-play .card.hidden { background: repeating-linear-gradient(45deg, #c7d7fe, #c7d7fe 4px, #eef4ff 4px, #eef4ff 8px); color: transparent; }
 #view-play .hands { display: flex; gap: 2.5em; margin: .5em 0 .8em; }
 #view-play .hands h3 { font-size: .85rem; color: var(--muted); font-weight: normal; margin: 0 0 .3em; }
@@ -48,6 +49,7 @@
     root = document.getElementById("view-play");
     const gameSelect = el("select", { id: "play-game", onchange: showForm },
       el("option", { value: "kuhn" }, "Kuhn poker"), el("option", { value: "leduc" }, "Leduc hold'em"),
+      el("option", { value: "holdem" }, "Hold'em river"),
       el("option", { value: "connect4" }, "Connect Four"));
     const seat = el("select", { id: "play-seat" }, el("option", { value: "0" }, "you act first"),
       el("option", { value: "1" }, "the bot acts first"));
@@ -108,9 +110,14 @@
   }
 
   // --- poker ----------------------------------------------------------------------------------
+  const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+
   function cards(text, hidden) {
     if (!text) return [el("span", { class: "muted" }, "none yet")];
-    return Array.from(text).map((c) => el("span", { class: "card" + (hidden ? " hidden" : "") }, hidden ? "?" : c));
+    // hold'em cards come as rank + suit pairs ("AsKh"); the rank-only games as ranks ("K")
+    const list = /^([2-9TJQKA][cdhs])+$/.test(text) ? text.match(/../g) : Array.from(text);
+    return list.map((c) => el("span", { class: "card" + (hidden ? " hidden" : "") + (c[1] === "d" || c[1] === "h" ? " red" : "") },
+      hidden ? "?" : (c.length === 2 ? c[0] + SUITS[c[1]] : c)));
   }
 
   function eventText(e) {
@@ -133,17 +140,18 @@
     const actions = el("div", { id: "play-actions" },
       data.legal_actions.map((a) => el("button", { "data-action": a.action, onclick: () => act(a.action) },
         a.name)));
-    const botCards = data.over ? cards(data.bot_cards, false) : cards("?", true);
+    const holdem = data.game.startsWith("holdem");
+    const botCards = data.over ? cards(data.bot_cards, false) : cards(holdem ? "??" : "?", true);
     const botInfo = data.bot.nash_conv === null || data.bot.nash_conv === undefined ? data.bot.source
       : `${data.bot.source}, NashConv ${zs.fmt(data.bot.nash_conv, 3)}`;
     const children = [
       el("div", {}, el("strong", {}, `${data.name}, hand ${data.hand}: `), seatText,
         el("span", { class: "muted" }, ` — the bot: ${botInfo}`)),
       el("div", { class: "hands" },
-        el("div", {}, el("h3", {}, "your card"), el("div", { id: "play-your-cards" }, cards(data.your_cards))),
+        el("div", {}, el("h3", {}, holdem ? "your hand" : "your card"), el("div", { id: "play-your-cards" }, cards(data.your_cards))),
         data.game === "kuhn" ? null
-          : el("div", {}, el("h3", {}, "public card"), el("div", { id: "play-public-cards" }, cards(data.public_cards))),
-        el("div", {}, el("h3", {}, "the bot's card"), el("div", { id: "play-bot-cards" }, botCards))),
+          : el("div", {}, el("h3", {}, holdem ? "board" : "public card"), el("div", { id: "play-public-cards" }, cards(data.public_cards))),
+        el("div", {}, el("h3", {}, holdem ? "the bot's hand" : "the bot's card"), el("div", { id: "play-bot-cards" }, botCards))),
       el("ol", { id: "play-log" }, data.log.map((e) => el("li", { class: e.by }, eventText(e)))),
     ];
     if (data.over) {
