@@ -165,6 +165,30 @@ def _hand_order(label: str) -> tuple:
     return (-ranks[0], -ranks[1], label)
 
 
+class RootPolicy:
+    """The average strategy at the root only (what the report shows), read from a one-process
+    solver's sums without normalizing the rest: ``tree`` and ``table(0)`` as a PublicPolicy has them."""
+
+    def __init__(self, solver):
+        self.tree = tree = solver.tree
+        sums = solver.in_form_layout(solver.average_source())[int(tree.player[0])] if tree.kind[0] == 0 else None
+        self._root = None
+        if sums is not None:
+            n, o, na = tree.n_hands[int(tree.player[0])], int(tree.offset[0]), int(tree.n_children[0])
+            block = np.maximum(np.asarray(sums[o:o + na * n], dtype=np.float64).reshape(na, n), 0.0)
+            total = block[0].copy()
+            for a in range(1, na):  # (the actions in order, as the policy's normalization adds them)
+                total += block[a]
+            positive = total > 0
+            self._root = np.where(positive, block / np.where(positive, total, 1.0), 1.0 / na)
+
+    def table(self, node: int) -> np.ndarray:
+        """[actions x hands] at the root (the only node this holds)."""
+        if node != 0 or self._root is None:
+            raise AssertionError("RootPolicy holds the root's table only")
+        return self._root
+
+
 def first_actions_public(policy) -> dict:
     """Player 0's action probabilities at the root, for every hand in player 0's range, strongest
     ranks first (the text report shows the first FIRST_ACTION_HANDS of them and says so)."""
@@ -249,7 +273,9 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
     extra = {}
-    avg = solver.average_policy()  # once: the same policy for the locks' gains, the report and --save
+    # the whole average policy (float64, a probability per information-set action: 1.5 GB on
+    # TexasSolver's flop) only where it is needed: the locks' gains and --save; the report reads the root
+    avg = solver.average_policy() if (save_path or locks is not None) else None
     if locks is not None:
         from ..public_tree.locking import locked_exploitability
 
@@ -263,10 +289,11 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
     """The result of a public-tree solve (one process or split over Ray workers): the common fields,
     then the public tree's; writes the state and the average policy (``avg``, where the caller
     has it already) where asked."""
-    avg = solver.average_policy() if avg is None else avg
+    if avg is None and (save_path or not hasattr(solver, "in_form_layout")):
+        avg = solver.average_policy()
     sizes = public_sizes(tree, solver)
     stopped = getattr(solver, "stopped", None)  # "interrupt": the results so far (cli.runs.run_iterations)
-    result = solve_result(game, algorithm, "alternating", solver.iteration if stopped else iterations, rows, first_actions_public(avg), sizes,
+    result = solve_result(game, algorithm, "alternating", solver.iteration if stopped else iterations, rows, first_actions_public(avg if avg is not None else RootPolicy(solver)), sizes,
                           compile_s, solve_s, form="public-tree", pot=tree.pot, histories=tree.histories,
                           public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
                           compile_s=compile_s, stopped=stopped, **extra)

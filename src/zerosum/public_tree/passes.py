@@ -282,9 +282,10 @@ def per_node_fits(tree: PublicTree, dtype) -> bool:
     return 2 * tree.n_nodes * max(tree.n_hands) * np.dtype(dtype).itemsize <= PER_NODE_BYTES
 
 
-def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) -> dict:
+def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:
     """Best-response values of both players against the strategies read from ``src`` (regrets or
-    average sums, normalized per hand), the profile's value, and NashConv: three passes."""
+    average sums, normalized per hand), the profile's value, and NashConv: three passes (two on
+    the depth-first pass with ``value=False``: the value is then None)."""
     ws = workspace or Workspace(tree, np.float64, updates=False)
     if ws.per_node and tree.n_hands[0] == tree.n_hands[1]:  # one traversal for the three passes
         br0, br1, value = ws.nash_conv_passes(src[0], src[1])
@@ -294,6 +295,6 @@ def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None) 
     else:
         br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
         br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
-        value = ws.walk(0, src[0], src[1], kernels.EXPECT)
-    return {"value": float(value), "best_response_values": [float(br0), float(br1)],
+        value = ws.walk(0, src[0], src[1], kernels.EXPECT) if value else None
+    return {"value": None if value is None else float(value), "best_response_values": [float(br0), float(br1)],
             "nash_conv": max(float(br0 + br1), 0.0)}

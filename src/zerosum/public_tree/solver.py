@@ -220,14 +220,14 @@ class PublicTreeSolver(IterativeSolver):
         return [self.shapes.to_form(p, arrays[p]) for p in (0, 1)]
 
     # --- results -------------------------------------------------------------------------------
-    def _evaluate(self, src, strategies=None) -> dict:
+    def _evaluate(self, src, strategies=None, value: bool = True) -> dict:
         if self.shapes is not None:
             return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, updates=False, threads=self.threads)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
-        return nash_conv_public(self.tree, src, self._eval_workspace)
+        return nash_conv_public(self.tree, src, self._eval_workspace, value=value)
 
     def average_source(self):
         """What the average strategy is read from (the average sums; uniform before any iteration)."""
@@ -242,7 +242,9 @@ class PublicTreeSolver(IterativeSolver):
         avg = self._evaluate(self.average_source())
         src = self.current_source()
         # regret matching on the regrets is the stored strategy of the shape pass (the same figures)
-        cur = self._evaluate(src, self.stored if self.shapes is not None and src is self.regrets else None)
+        # (the current strategy's value is not reported: its two best responses only)
+        cur = self._evaluate(src, self.stored if self.shapes is not None and src is self.regrets else None,
+                             value=False)
         return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
                 "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
 
