@@ -3,9 +3,12 @@
 
 const zs = {};
 
-// fetch JSON from the API; on an {error} answer show it in the message line and throw
+// fetch JSON from the API; on an {error} answer show it in the message line and throw.
+// options.quiet (a background poll): neither clear nor set the message line, only throw
 zs.api = async function (path, options = {}) {
+  const quiet = Boolean(options.quiet);
   const init = Object.assign({ headers: {} }, options);
+  delete init.quiet;
   if (init.body !== undefined && typeof init.body !== "string" && !(init.body instanceof Blob)) {
     init.body = JSON.stringify(init.body);
     init.headers["Content-Type"] = "application/json";
@@ -14,7 +17,7 @@ zs.api = async function (path, options = {}) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    zs.showError("the server does not answer (" + e.message + ")");
+    if (!quiet) zs.showError("the server does not answer (" + e.message + ")");
     throw e;
   }
   let data = null;
@@ -22,10 +25,10 @@ zs.api = async function (path, options = {}) {
   try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text.slice(0, 200) }; }
   if (!response.ok || (data && data.error)) {
     const message = (data && data.error) || ("HTTP " + response.status);
-    zs.showError(message);
+    if (!quiet) zs.showError(message);
     throw new Error(message);
   }
-  zs.clearMessage();
+  if (!quiet) zs.clearMessage();
   return data;
 };
 

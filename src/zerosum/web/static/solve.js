@@ -70,9 +70,12 @@
     await refresh();
   }
 
+  // a background poll: quiet (the message line belongs to what the person did), and only while
+  // this view is shown (the others keep their own requests)
   async function refresh() {
+    if (section().hidden) { timer = null; return; }
     let list;
-    try { list = (await zs.api("/api/runs")).runs; } catch (e) { schedule(2000); return; }
+    try { list = (await zs.api("/api/runs", { quiet: true })).runs; } catch (e) { schedule(2000); return; }
     const full = [];
     for (const r of list) {
       const known = runs.find((x) => x.id === r.id);
@@ -80,7 +83,7 @@
         full.push(known);
         continue;
       }
-      try { full.push(await zs.api(`/api/runs/${r.id}`)); } catch (e) { /* deleted meanwhile */ }
+      try { full.push(await zs.api(`/api/runs/${r.id}`, { quiet: true })); } catch (e) { /* deleted meanwhile */ }
     }
     runs = full;
     draw();
