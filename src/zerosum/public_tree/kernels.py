@@ -328,9 +328,12 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
         for m in range(o0, o1):
             j = hands[m]
             r = opp[orow, j]
-            total += r
-            cs[cards[j, 0]] += r
-            cs[cards[j, 1]] += r
+            if r != 0.0:  # skipped: deep in the tree most of the opponent's hands are out of reach (3 % of an
+                # iteration of the limit turn Ks7d2c9h; there DCFR at 50 iterations has 84 % and 71 % of each
+                # player's in-range hands at 0 at the terminals)
+                total += r
+                cs[cards[j, 0]] += r
+                cs[cards[j, 1]] += r
         scale = (-st if folder == p else st) * c
         for m in range(p0, p1):
             i = hands[m]
@@ -384,7 +387,10 @@ def _showdown_prefix(n, orow, b, p, scale, opp, val, width, qorder, qstart, pidx
     the opponent's reach (its range's hands) summed once in strength order and once per card over
     the hands holding it (52 short sums the processor overlaps), then each of p's hands' values
     from eight reads, with no running sum carried from one hand to the next as the two sweeps did
-    (a total and two card sums that each hand's successor reads)."""
+    (a total and two card sums that each hand's successor reads).  Tried and dropped: the two
+    sweeps merged over both players' lists, skipping the opponent's hands out of reach (what
+    postflop-solver does): limit turn Ks7d2c9h 97-99 ms an iteration against 85-89 ms here,
+    postflop-solver's example turn 24 ms against 18.5 ms (float32, alternating runs)."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52
