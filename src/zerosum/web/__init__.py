@@ -1,10 +1,10 @@
-"""The local web app (``zerosum serve``): explore a saved strategy in the browser.
+"""The local web app (``zerosum serve``): solve and watch, explore a saved strategy, play, in the browser.
 
 * :mod:`.app` -- :func:`create_app`: the Starlette application and its error handling;
 * :mod:`.common` -- the error shape and the capped JSON body reader every view uses;
 * :mod:`.explore` -- loaded policies: information-set tables, hold'em trees and hand grids;
 * :mod:`.play` -- poker hands against a solved policy, Connect Four against the exact solver;
-* not built yet: solve and watch (runs in background threads, live curves);
+* :mod:`.runs` -- solve and watch: CFR-family runs in background threads, their NashConv curves;
 * ``static/`` -- the page: plain HTML, CSS and JavaScript, no build step, nothing fetched from a CDN.
 
 Starlette (with uvicorn) is the framework: a small, well-kept ASGI toolkit with routing, static
