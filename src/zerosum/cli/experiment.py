@@ -302,6 +302,19 @@ def _subgames(plot, progress, blueprint_iterations, iterations, hands, seed, lar
                     seed=seed, larger=larger, quick=quick)
 
 
+@experiment_command("depth-limited")
+@click.option("--blueprint-iterations", "blueprints", type=click.IntRange(min=1), multiple=True, default=(10, 100),
+              show_default=True, help="DCFR iterations of a blueprint on the whole tree (repeat for several).")
+@click.option("--iterations", "-n", type=click.IntRange(min=1), multiple=True, default=(100, 300), show_default=True,
+              help="DCFR iterations of each depth-limited solve (repeat for several).")
+@click.option("--quick", is_flag=True, help="A small run for tests: a narrow-range turn spot, 5 and 50 iterations.")
+def _depth_limited(plot, progress, blueprints, iterations, quick):
+    """Depth-limited solving: Leduc and the limit turn subgame cut at the river, one and four continuations."""
+    from ..experiments.subgames import depth_limited
+
+    return depth_limited(plot, progress, blueprints=blueprints, iterations=iterations, quick=quick)
+
+
 @experiment_command("abstraction")
 @click.option("--iterations", "-n", type=click.IntRange(min=1), default=200, show_default=True,
               help="CFR+ iterations of the abstract and of the unabstracted solves.")

@@ -1,7 +1,10 @@
-"""``zerosum solve GAME -a resolve``: re-solve a saved blueprint at one public state (history tree).
+"""``zerosum solve GAME -a resolve``: re-solve a saved blueprint at one public state (history tree),
+or, with ``--option depth=N``, solve the public tree's first N betting rounds against the blueprint's
+continuations (depth-limited solving).
 
-The work is :func:`zerosum.solvers.resolve.resolve`; this module reads the ``--option`` keys,
-prints the combined profile's NashConv next to the blueprint's and saves the combined policy.
+The work is :func:`zerosum.solvers.resolve.resolve` and
+:func:`zerosum.public_tree.depth_limited.depth_limited_solve`; this module reads the ``--option``
+keys, prints the combined profile's NashConv next to the blueprint's and saves the combined policy.
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (his
                "(CFR-D gadget), maxmargin, reach; the combined profile's exact NashConv next to the blueprint's.")
 
 
+#: --option keys of -a resolve with --option depth=N (depth-limited solving on the public tree)
+DEPTH_OPTIONS = {"blueprint": None, "depth": None, "continuations": 1, "solver": "cfr+", "bias": 5.0, "dtype": None}
+
+
 def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
     """Run -a resolve on the loaded game ``g`` and print the result (see the module docstring);
     ``unused``: flags of ``zerosum solve`` given that -a resolve does not take."""
@@ -25,6 +32,10 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
     from ..solvers import SOLVERS
     from ..solvers.resolve import METHODS, resolve
 
+    if "depth" in parse_params(options, flag="--option"):
+        solve_depth_limited(g, iterations, options, save_path, as_json, seed,
+                            [u for u in unused if u != "--form public-tree"])
+        return
     if unused:
         raise ZerosumError(f"-a resolve takes -n, --option and --save, not {', '.join(unused)}; drop "
                            f"{'it' if len(unused) == 1 else 'them'}")
@@ -82,6 +93,81 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
         c.print(f"  saved the combined policy to {save_path}")
 
 
+def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
+    """``-a resolve --option depth=N``: depth-limited solving of a saved public-tree blueprint
+    (:mod:`zerosum.public_tree.depth_limited`), printed with the combined profile's exact NashConv."""
+    from ..public_tree.compile import public_tree
+    from ..public_tree.depth_limited import depth_limited_solve
+    from ..public_tree.passes import nash_conv_public
+    from ..solvers.rules import VARIANTS, finite
+    from .common import progress_bar
+    from .public_tree import load_public_policy, resolve_form
+
+    if unused:
+        raise ZerosumError(f"-a resolve takes -n, --option and --save, not {', '.join(unused)}; drop "
+                           f"{'it' if len(unused) == 1 else 'them'}")
+    if seed is not None:
+        raise ZerosumError("-a resolve takes no --seed (depth-limited solving is deterministic); drop --seed")
+    kwargs = parse_params(options, flag="--option")
+    for key in kwargs:
+        if key not in DEPTH_OPTIONS:
+            raise ZerosumError(f"-a resolve with --option depth= does not take --option {key}; it takes "
+                               + ", ".join(f"--option {k}" for k in DEPTH_OPTIONS))
+    opts = {**{k: v for k, v in DEPTH_OPTIONS.items() if v is not None}, **kwargs}
+    if "blueprint" not in opts:
+        raise ZerosumError(f"-a resolve --option depth=N needs --option blueprint=FILE, a public-tree policy: make one "
+                           f"with zerosum solve {g.name} --form public-tree -n 20 --save bp.json")
+    solver = str(opts["solver"])
+    if solver not in VARIANTS or VARIANTS[solver].predictive:
+        choices = ", ".join(n for n, v in VARIANTS.items() if not v.predictive)
+        raise ZerosumError(f"--option solver={solver} is not a variant depth-limited solving runs; choose from {choices}")
+    try:
+        resolve_form(g, "public-tree")
+    except ZerosumError:
+        raise ZerosumError(f"depth-limited solving runs on the public tree, and {g.name} has none: it takes holdem "
+                           f"and the poker family (zerosum solve poker ... is Leduc)") from None
+    bias = finite("bias", opts["bias"])
+    if bias <= 0:
+        raise ZerosumError(f"--option bias must be positive, got {bias}")
+    blueprint = load_public_policy(g, str(opts["blueprint"]))
+    tree = public_tree(g)
+    t0 = time.perf_counter()
+    with progress_bar(iterations * (1 if opts["continuations"] == 1 else 2), f"depth-limited {g.id}",
+                      enabled=not as_json, unit="iterations") as advance:
+        done = [0]
+
+        def progress(n, total):
+            advance(n - done[0])
+            done[0] = n
+
+        r = depth_limited_solve(tree, blueprint, opts["depth"], iterations, VARIANTS[solver](),
+                                opts["continuations"], bias, opts.get("dtype"), progress)
+    wall = time.perf_counter() - t0
+    base = nash_conv_public(tree, blueprint.probs)
+    ev = nash_conv_public(tree, r.policy.probs)
+    out = {"game": g.id, "algorithm": "resolve", "method": "depth-limited", "blueprint": str(opts["blueprint"]),
+           "depth": opts["depth"], "continuations": opts["continuations"], "solver": solver,
+           "iterations": iterations, "dtype": r.dtype, **r.to_dict(),
+           "blueprint_nash_conv": base["nash_conv"], "nash_conv": ev["nash_conv"], "value": ev["value"],
+           "pot": tree.pot, "solve_wall_s": wall}
+    if save_path:
+        r.policy.save(save_path)
+        out["saved"] = save_path
+    if as_json:
+        emit_json(out)
+        return
+    d = out["depth_limited"]
+    c = console()
+    c.print(f"{g.id}: depth-limited solving of blueprint {opts['blueprint']}, {opts['depth']} round(s) deep, "
+            f"{opts['continuations']} continuation(s), {solver} x {iterations}")
+    c.print(f"  cut tree: {d['public_nodes']:,} public nodes, {d['leaves']:,} leaves, leaf matrices "
+            f"{d['leaf_matrix_bytes'] / 2**20:.1f} MiB ({r.dtype}); built in {r.build_s:.2f} s, solved in {r.solve_s:.2f} s")
+    c.print(f"  NashConv of the blueprint:         {base['nash_conv']:.6f}")
+    c.print(f"  NashConv of the combined profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
+    if save_path:
+        c.print(f"  saved the combined policy to {save_path}")
+
+
 def _is_cfr_family(cls) -> bool:
     """Solvers that run on a compiled game from its arrays alone (the CFR driver, the LP, MMD...):
     the network and sampling solvers need more than the subgame gives."""
@@ -100,4 +186,4 @@ def print_lbr(lbr: dict) -> None:
             f"(a lower bound of NashConv)")
 
 
-__all__ = ["DESCRIPTION", "OPTIONS", "print_lbr", "solve_resolve"]
+__all__ = ["DEPTH_OPTIONS", "DESCRIPTION", "OPTIONS", "print_lbr", "solve_depth_limited", "solve_resolve"]

@@ -22,4 +22,5 @@ EXPERIMENTS: dict[str, str] = {
     "deep": "deep",
     "subgames": "subgames",
     "abstraction": "subgames",
+    "depth-limited": "subgames",
 }

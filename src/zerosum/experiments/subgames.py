@@ -16,6 +16,8 @@
    the tabulated agent's exact NashConv for a few re-solve iteration counts N, against CFR+ on the whole
    game at the same compute (CFR iterations x histories solved), random play and CFR+ x 1,000
    (``--quick``: Kuhn, N = 5 and 20).
+5. ``zerosum experiment depth-limited`` (:func:`depth_limited`): depth-limited solving on the public tree
+   (:mod:`zerosum.public_tree.depth_limited`), Leduc and the limit hold'em turn subgame cut at the river.
 """
 
 from __future__ import annotations
@@ -293,4 +295,80 @@ def abstraction(plot=None, progress=False, iterations: int = 200, resolve_iterat
     report.notes.append("abstract infosets: both players together; k buckets in each round (the flop label keeps "
                         "the preflop bucket, for perfect recall); with k at least the distinct hands (Leduc: 3 "
                         "preflop, 9 flop) the abstraction is the real game relabelled")
+    return report
+
+
+#: the hold'em turn subgame of ``zerosum experiment depth-limited`` (the limit spot of issue 28)
+LIMIT_TURN = {"board": "Ks7d2c9h", "raises": 3}
+#: ``--quick``: the same board with narrow ranges and two bets a street
+QUICK_TURN = {"board": "Ks7d2c9h", "raises": 2, "range0": "AA,KQs,77,T9s,A5s", "range1": "QQ,AK,98s,KJo"}
+
+
+def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(100, 300), quick: bool = False) -> Report:
+    """Depth-limited solving (:mod:`zerosum.public_tree.depth_limited`) on Leduc and the limit hold'em
+    turn subgame cut at the river: for each blueprint (DCFR x B on the whole tree), the first round
+    solved by DCFR x N against one continuation (the blueprint's) and against four (multi-valued
+    states), the combined profile's exact NashConv and seconds, beside DCFR on the whole tree for N
+    iterations and for the depth-limited solve's time.  ``quick``: a narrow-range turn spot."""
+    import time
+
+    import numpy as np
+
+    from ..games import load_game
+    from ..progress import counted
+    from ..public_tree.compile import public_tree
+    from ..public_tree.depth_limited import depth_limited_solve
+    from ..public_tree.passes import nash_conv_public
+    from ..public_tree.solver import public_solver
+    from ..solvers.rules import DCFR
+
+    if any(b < 1 for b in blueprints) or any(n < 1 for n in iterations):
+        raise ZerosumError("blueprint and solve iterations must be at least 1")
+    cases = [("poker", {}), ("holdem", QUICK_TURN if quick else LIMIT_TURN)]
+    if quick:
+        blueprints, iterations = (5,), (50,)
+    report = Report("depth-limited")
+    steps = len(cases) * len(blueprints) * (1 + 3 * len(iterations))
+    with counted(steps, "depth-limited", enabled=progress) as advance:
+        for name, params in cases:
+            tree = public_tree(load_game(name, **params))
+            nc0 = nash_conv_public(tree, [np.full(n, 0.0) for n in tree.infoset_actions()])["nash_conv"]
+            t = Table(f"{tree.game_id}: depth-limited solving, the first betting round solved against the blueprint's "
+                      f"continuations below the cut (DCFR, exact NashConv of the combined profile; uniform play "
+                      f"{nc0:.4f}, pot {tree.pot:g})",
+                      ["blueprint", "method", "iterations", "build s", "solve s", "total s", "NashConv",
+                       "% of pot"], digits=[None, None, 0, 2, 2, 2, 6, 3])
+            public_solver("dcfr", tree).iterate(1)  # untimed: compiles the kernels
+            for b in blueprints:
+                t0 = time.perf_counter()
+                s = public_solver("dcfr", tree)
+                s.iterate(b)
+                bp = s.average_policy()
+                secs = time.perf_counter() - t0
+                nc = nash_conv_public(tree, bp.probs)["nash_conv"]
+                t.add(f"DCFR x {b}", "blueprint", b, None, secs, secs, nc, 100 * nc / tree.pot)
+                advance(1)
+                for n in iterations:
+                    spent = 0.0
+                    for k, label in ((1, "depth-limited, 1 continuation"), (4, "depth-limited, 4 continuations")):
+                        r = depth_limited_solve(tree, bp, 1, n, DCFR(), continuations=k)
+                        nc = nash_conv_public(tree, r.policy.probs)["nash_conv"]
+                        spent = max(spent, r.build_s + r.solve_s)
+                        t.add(f"DCFR x {b}", label, n, r.build_s, r.solve_s, r.build_s + r.solve_s, nc,
+                              100 * nc / tree.pot)
+                        advance(1)
+                    for m, label in ((n, "whole tree, same iterations"), (None, "whole tree, same time")):
+                        t0 = time.perf_counter()
+                        s = public_solver("dcfr", tree)
+                        while (m is not None and s.iteration < m) or (m is None and time.perf_counter() - t0 < spent):
+                            s.iterate(1)
+                        secs = time.perf_counter() - t0
+                        nc = s.checkpoint()["nash_conv_average"]
+                        t.add("-", label, s.iteration, None, secs, secs, nc, 100 * nc / tree.pot)
+                    advance(1)
+            report.tables.append(t)
+    report.notes.append("depth-limited: the blueprint below the cut for both players; '4 continuations': to solve each "
+                        "player the opponent picks per hand at each leaf among its blueprint and the blueprint with "
+                        "fold, call or raise x 5 (Brown, Sandholm and Amos 2018), one solve per player; 'same time': "
+                        "DCFR on the whole tree for as long as the slower depth-limited solve of that row took")
     return report
