@@ -146,7 +146,7 @@ def test_cli_depth_limited(tmp_path):
     assert ev["nash_conv"] == pytest.approx(data["nash_conv"], abs=1e-6)  # the file rounds its probabilities
     for extra, words in [(["--option", "depth=0"], "depth"), (["--option", "depth=1", "--option", "solver=pcfr+"],
                                                               "solver=pcfr+"),
-                         (["--option", "depth=1", "--option", "node=x"], "node"),
+                         (["--option", "depth=1", "--option", "node=x"], "x"),
                          (["--option", "depth=1", "--option", "bias=-1"], "bias")]:
         r = _cli(*game, "-a", "resolve", "--option", f"blueprint={bp}", *extra)
         assert r.exit_code != 0 and words in r.output and "Traceback" not in r.output

@@ -159,7 +159,7 @@ def test_cli_resolve_prints_both_nashconvs_and_saves(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--option", "node=Q:c/"], "no public state 'Q:c/' in leduc"),
     (["--option", "node=Q:cc/", "--option", "method=greedy"], "unknown re-solving method 'greedy'"),
-    (["--option", "node=Q:cc/", "--option", "depth=1"], "with --option depth= does not take --option node"),
+    (["--option", "node=Q:cc/", "--option", "depth=1"], "runs on the public tree, and leduc has none"),
     (["--option", "depth=1"], "depth-limited solving runs on the public tree"),
     (["--option", "node=Q:cc/", "--checkpoints", "10"], "-a resolve takes -n, --option and --save, not --checkpoints"),
 ])

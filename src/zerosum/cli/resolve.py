@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ..errors import ZerosumError
-from .common import console, emit_json, parse_params
+from .common import console, emit_json, parse_params, progress_status
 
 #: --option keys of -a resolve, with their defaults (None: required)
 OPTIONS = {"blueprint": None, "node": None, "method": "resolve", "solver": "cfr+"}
@@ -20,8 +20,9 @@ DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (his
                "(CFR-D gadget), maxmargin, reach; the combined profile's exact NashConv next to the blueprint's.")
 
 
-#: --option keys of -a resolve with --option depth=N (depth-limited solving on the public tree)
-DEPTH_OPTIONS = {"blueprint": None, "depth": None, "continuations": 1, "solver": "cfr+", "bias": 5.0, "dtype": None}
+#: --option keys of -a resolve on the public tree (--form public-tree, holdem, or --option depth=N)
+DEPTH_OPTIONS = {"blueprint": None, "node": None, "method": None, "depth": None, "continuations": 1, "solver": "cfr+",
+                 "bias": 5.0, "dtype": None}
 
 
 def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
@@ -32,7 +33,7 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
     from ..solvers import SOLVERS
     from ..solvers.resolve import METHODS, resolve
 
-    if "depth" in parse_params(options, flag="--option"):
+    if "depth" in parse_params(options, flag="--option") or "--form public-tree" in unused or g.name == "holdem":
         solve_depth_limited(g, iterations, options, save_path, as_json, seed,
                             [u for u in unused if u != "--form public-tree"])
         return
@@ -94,8 +95,10 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
 
 
 def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
-    """``-a resolve --option depth=N``: depth-limited solving of a saved public-tree blueprint
-    (:mod:`zerosum.public_tree.depth_limited`), printed with the combined profile's exact NashConv."""
+    """``-a resolve`` on the public tree: with ``--option node=LABEL`` re-solving at that public node
+    (:mod:`zerosum.public_tree.resolve`, depth-limited with ``--option depth=N``), without it
+    depth-limited solving from the root (:mod:`zerosum.public_tree.depth_limited`); printed with the
+    combined profile's exact NashConv."""
     from ..public_tree.compile import public_tree
     from ..public_tree.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
@@ -111,12 +114,17 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     kwargs = parse_params(options, flag="--option")
     for key in kwargs:
         if key not in DEPTH_OPTIONS:
-            raise ZerosumError(f"-a resolve with --option depth= does not take --option {key}; it takes "
+            raise ZerosumError(f"-a resolve on the public tree does not take --option {key}; it takes "
                                + ", ".join(f"--option {k}" for k in DEPTH_OPTIONS))
     opts = {**{k: v for k, v in DEPTH_OPTIONS.items() if v is not None}, **kwargs}
     if "blueprint" not in opts:
-        raise ZerosumError(f"-a resolve --option depth=N needs --option blueprint=FILE, a public-tree policy: make one "
-                           f"with zerosum solve {g.name} --form public-tree -n 20 --save bp.json")
+        raise ZerosumError(f"-a resolve on the public tree needs --option blueprint=FILE, a public-tree policy: make "
+                           f"one with zerosum solve {g.name} --form public-tree -n 20 --save bp.json")
+    if "node" not in opts and "depth" not in opts:
+        raise ZerosumError("-a resolve on the public tree needs --option node=LABEL (re-solving there) or "
+                           "--option depth=N (depth-limited solving from the root)")
+    if "node" not in opts and "method" in opts:
+        raise ZerosumError("--option method= is for re-solving at a node: add --option node=LABEL")
     solver = str(opts["solver"])
     if solver not in VARIANTS or VARIANTS[solver].predictive:
         choices = ", ".join(n for n, v in VARIANTS.items() if not v.predictive)
@@ -131,6 +139,9 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
         raise ZerosumError(f"--option bias must be positive, got {bias}")
     blueprint = load_public_policy(g, str(opts["blueprint"]))
     tree = public_tree(g)
+    if "node" in opts:
+        _resolve_node(g, tree, blueprint, iterations, opts, VARIANTS[solver](), bias, save_path, as_json)
+        return
     t0 = time.perf_counter()
     with progress_bar(iterations * (1 if opts["continuations"] == 1 else 2), f"depth-limited {g.id}",
                       enabled=not as_json, unit="iterations") as advance:
@@ -162,6 +173,43 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
             f"{opts['continuations']} continuation(s), {solver} x {iterations}")
     c.print(f"  cut tree: {d['public_nodes']:,} public nodes, {d['leaves']:,} leaves, leaf matrices "
             f"{d['leaf_matrix_bytes'] / 2**20:.1f} MiB ({r.dtype}); built in {r.build_s:.2f} s, solved in {r.solve_s:.2f} s")
+    c.print(f"  NashConv of the blueprint:         {base['nash_conv']:.6f}")
+    c.print(f"  NashConv of the combined profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
+    if save_path:
+        c.print(f"  saved the combined policy to {save_path}")
+
+
+def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias: float, save_path, as_json) -> None:
+    """-a resolve --option node=LABEL on the public tree (see :func:`solve_depth_limited`)."""
+    from ..public_tree.passes import nash_conv_public
+    from ..public_tree.resolve import METHODS, resolve_public
+
+    method = str(opts.get("method", "resolve"))
+    if method not in METHODS:
+        raise ZerosumError(f"unknown re-solving method {method!r}; choose from {', '.join(METHODS)} "
+                           f"(--option method=resolve)")
+    with progress_status(f"re-solving {g.id} at {opts['node']}", enabled=not as_json):
+        r = resolve_public(tree, blueprint, str(opts["node"]), method, iterations, variant, opts.get("depth"),
+                           opts["continuations"], bias, opts.get("dtype"))
+    base = nash_conv_public(tree, blueprint.probs)
+    ev = nash_conv_public(tree, r.policy.probs)
+    out = {"game": g.id, "algorithm": "resolve", "form": "public-tree", "blueprint": str(opts["blueprint"]),
+           "solver": variant.name, **r.to_dict(), "blueprint_nash_conv": base["nash_conv"],
+           "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
+    if save_path:
+        r.policy.save(save_path)
+        out["saved"] = save_path
+    if as_json:
+        emit_json(out)
+        return
+    c = console()
+    cut = "" if r.depth is None else f", {r.depth} round(s) deep, {r.continuations} continuation(s)"
+    c.print(f"{g.id}: re-solving blueprint {opts['blueprint']} at public node {r.label!r} by {method}{cut}, "
+            f"{variant.name} x {iterations} (public tree)")
+    for sub in r.solves:
+        who = " and ".join(f"player {p}" for p in sub["players"])
+        margin = "" if sub["min_margin"] is None else f", min root margin {sub['min_margin']:.6f}"
+        c.print(f"  subgame for {who}: {sub['public_nodes']:,} public nodes, {sub['leaves']} leaves{margin}")
     c.print(f"  NashConv of the blueprint:         {base['nash_conv']:.6f}")
     c.print(f"  NashConv of the combined profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
     if save_path:

@@ -11,7 +11,8 @@ private hands (the poker family and hold'em subgames), its builders and its pass
 * the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
   :mod:`.split` (the solver split at public chance over Ray workers), :mod:`.depth_limited` (the
-  tree cut after some rounds, solved against the blueprint's continuations below the cut);
+  tree cut after some rounds, solved against the blueprint's continuations below the cut),
+  :mod:`.resolve` (subgame re-solving at a public node: unsafe, CFR-D's gadget, max-margin, reach);
 * what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
   grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
 

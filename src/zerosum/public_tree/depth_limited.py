@@ -70,29 +70,38 @@ def action_class(label: str) -> int:
     return 0 if label == "f" else 1 if label == "c" else 2
 
 
-def cut(tree: PublicTree, depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """The nodes kept (ascending: parents first) and the leaves among them (the chance nodes that
-    open round ``depth + 1``)."""
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+def cut(tree: PublicTree, depth: int | None, root: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The nodes kept below ``root`` (itself included, ascending: parents first) and the leaves among
+    them (the chance nodes that open round ``depth + 1`` counted from ``root``; none when ``depth`` is
+    None: the whole subtree)."""
+    from .analysis import subtree
+
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ZerosumError(f"depth counts the betting rounds solved before the cut and must be an integer >= 1, "
                            f"got {depth!r}")
     if tree.iso is not None:
-        raise ZerosumError("depth-limited solving walks the whole tree below its leaves; build the tree with "
+        raise ZerosumError("depth-limited solving and re-solving walk the whole tree; build it with "
                            "isomorphism=False (--option isomorphism=false)")
-    rounds = np.zeros(tree.n_nodes, dtype=np.int64)  # chance nodes strictly above each node
-    keep = np.zeros(tree.n_nodes, dtype=bool)
-    keep[0] = True
-    leaf = np.zeros(tree.n_nodes, dtype=bool)
-    par = tree.parent
-    for n in range(1, tree.n_nodes):  # parents come first
-        p = int(par[n])
-        rounds[n] = rounds[p] + (tree.kind[p] == CHANCE_NODE)
-        keep[n] = keep[p] and not leaf[p]
-        if keep[n] and tree.kind[n] == CHANCE_NODE and rounds[n] == depth - 1:
-            leaf[n] = True
-    if tree.kind[0] == CHANCE_NODE and depth == 1:
-        raise ZerosumError("the tree opens with a chance node: depth 1 would cut it at its root; ask for depth >= 2")
-    return np.flatnonzero(keep), np.flatnonzero(leaf)
+    if depth is not None and tree.kind[root] == CHANCE_NODE and depth == 1:
+        raise ZerosumError(f"{tree.labels[root]!r} is a chance node: depth 1 would cut it at its root; ask for depth >= 2")
+    nodes = subtree(tree, root)
+    if depth is None:
+        return nodes, np.zeros(0, dtype=np.int64)
+    rounds = {root: 0}  # chance nodes strictly above each node, from root
+    keep, leaves = [root], []
+    dropped = set()
+    if tree.kind[root] == CHANCE_NODE and depth == 1:
+        leaves.append(root)
+    for n in nodes[1:].tolist():
+        p = int(tree.parent[n])
+        if p in dropped or p in leaves:
+            dropped.add(n)
+            continue
+        rounds[n] = rounds[p] + int(tree.kind[p] == CHANCE_NODE)
+        keep.append(n)
+        if tree.kind[n] == CHANCE_NODE and rounds[n] == depth - 1:
+            leaves.append(n)
+    return np.array(keep, dtype=np.int64), np.array(leaves, dtype=np.int64)
 
 
 def biased(tree: PublicTree, probs: np.ndarray, player: int, nodes, favour: int, bias: float = BIAS) -> np.ndarray:
@@ -242,8 +251,12 @@ class TruncatedGame:
     chooser: int
     build_s: float = 0.0
     pos: dict = field(default_factory=dict)
+    root: int = 0
+    top: tuple | None = None  # both players' reaches at ``root`` (the ranges at the tree's root)
 
     def __post_init__(self):
+        if self.top is None:
+            self.top = tuple(np.asarray(r, dtype=np.float64) for r in self.tree.ranges)
         self.pos = {int(n): k for k, n in enumerate(self.nodes)}
         self.kids = {}
         t = self.tree
@@ -272,11 +285,12 @@ class TruncatedGame:
                 "leaf_matrix_bytes": self.nbytes(), "hands": list(t.n_hands)}
 
     # --- one pass ------------------------------------------------------------------------------
-    def reaches(self, strategy) -> list[dict]:
-        """Both players' reach vectors at every kept node (ranges included) under ``strategy``
-        ({decision node: [actions x hands]})."""
+    def reaches(self, strategy, top=None) -> list[dict]:
+        """Both players' reach vectors at every kept node under ``strategy`` ({decision node:
+        [actions x hands]}), from ``top`` at the root (default: :attr:`top`)."""
         t = self.tree
-        r = [{0: np.asarray(t.ranges[0], dtype=np.float64)}, {0: np.asarray(t.ranges[1], dtype=np.float64)}]
+        top = self.top if top is None else top
+        r = [{self.root: top[0]}, {self.root: top[1]}]
         for n in self.nodes.tolist():
             kids = self.kids.get(n)
             if not kids:
@@ -339,29 +353,31 @@ class TruncatedGame:
             v[n] = each.max(axis=0) if respond else (strategy[n] * each).sum(axis=0)
             if update is not None:
                 update(n, each, v[n])
-        return v[0]
+        return v[self.root]
 
     def value(self, strategy, choice=None) -> float:
         """Player 0's expected payoff under ``strategy`` (and the chooser's ``choice``)."""
         r = self.reaches(strategy)
-        return float(np.asarray(self.tree.ranges[0]) @ self.values(0, strategy, r, choice))
+        return float(self.top[0] @ self.values(0, strategy, r, choice))
 
     def best_response_value(self, strategy, player: int, choice=None) -> float:
         """Player ``player``'s best-response value in the truncated game (its best action per hand
         above the cut and, where it chooses, its best continuation) against the other's ``strategy``
         (and, when the other is the chooser, its ``choice``)."""
         r = self.reaches(strategy)
-        return float(np.asarray(self.tree.ranges[player]) @ self.values(player, strategy, r, choice, respond=True))
+        return float(self.top[player] @ self.values(player, strategy, r, choice, respond=True))
 
 
-def truncate(tree: PublicTree, blueprint, depth: int = 1, continuations: int = 1, player: int | None = None,
-             bias: float = BIAS, dtype: str = "float64", cache: dict | None = None) -> TruncatedGame:
+def truncate(tree: PublicTree, blueprint, depth: int | None = 1, continuations: int = 1, player: int | None = None,
+             bias: float = BIAS, dtype: str = "float64", cache: dict | None = None, root: int = 0,
+             top=None) -> TruncatedGame:
     """The truncated game of ``tree`` cut after ``depth`` rounds, with the leaf matrices of the
     continuations of ``blueprint`` (a :class:`~zerosum.public_tree.policy.PublicPolicy` of ``tree``).
     With ``continuations`` > 1, ``player`` is the one being solved (its opponent chooses).  The
     matrices are built in float64 and stored in ``dtype`` (float32 halves the memory and the time of
     an iteration, which reads them all); ``cache``: a dict keeping the blueprint's matrices for the
-    next call (the two players' solves share them)."""
+    next call (the two players' solves share them).  ``root``: the subgame's root node (the whole tree
+    by default), ``top``: both players' reaches there (default: the ranges)."""
     from ..core.memory import memory_limit
 
     t0 = time.perf_counter()
@@ -373,7 +389,7 @@ def truncate(tree: PublicTree, blueprint, depth: int = 1, continuations: int = 1
                            f"got {continuations!r}")
     if continuations > 1 and player not in (0, 1):
         raise ZerosumError("with several continuations, say which player is solved (player=0 or 1)")
-    nodes, leaves = cut(tree, depth)
+    nodes, leaves = cut(tree, depth, root)
     n0, n1 = tree.n_hands
     chooser = 1 - player if continuations > 1 else -1
     if dtype not in ("float32", "float64"):
@@ -398,7 +414,7 @@ def truncate(tree: PublicTree, blueprint, depth: int = 1, continuations: int = 1
             ro = builder.relative_reach(sub, probs, o)
             mats.append(builder.matrix(sub, ro if o == 0 else own[0], ro if o == 1 else own[1]).astype(dtype, copy=False))
         out[leaf] = _Leaf(leaf, mats, chooser)
-    return TruncatedGame(tree, nodes, out, chooser, build_s=time.perf_counter() - t0)
+    return TruncatedGame(tree, nodes, out, chooser, build_s=time.perf_counter() - t0, root=root, top=top)
 
 
 def _matched(regrets: np.ndarray) -> np.ndarray:
@@ -408,13 +424,37 @@ def _matched(regrets: np.ndarray) -> np.ndarray:
     return np.where(total > 0, pos / np.where(total > 0, total, 1.0), 1.0 / len(regrets))
 
 
+@dataclass(frozen=True)
+class Gadget:
+    """The root of a re-solved subgame for the opponent ``o`` (see :mod:`zerosum.solvers.resolve`):
+
+    * ``gate`` (CFR-D's re-solving gadget): per hand j, o decides to take ``alt[j]`` (T) or to enter
+      (F); o's reach at the subgame's root is its probability of F.
+    * ``margin`` (max-margin): o picks one of its hands (among ``mask``) to enter with; its reach at
+      the root is that choice's probability and its value of hand j is the subgame's value less
+      ``alt[j]`` (minus the margin).
+
+    ``alt``: o's counterfactual values of the alternative, in the units of the subgame's root values
+    (the counterfactual best-response values against the blueprint, plus the gifts for ``reach``)."""
+
+    mode: str
+    o: int
+    alt: np.ndarray
+    mask: np.ndarray | None = None
+
+
 class TruncatedSolver:
     """A CFR variant on a :class:`TruncatedGame`: alternating updates (player 0's pass, then player
     1's against player 0's new regrets, as the public-tree solver), regrets and average sums per
-    decision node (and per leaf the chooser picks at) as [actions x hands] arrays."""
+    decision node (and per leaf the chooser picks at) as [actions x hands] arrays; with a
+    :class:`Gadget`, the opponent's root decision too."""
 
-    def __init__(self, game: TruncatedGame, variant: Variant | None = None):
+    def __init__(self, game: TruncatedGame, variant: Variant | None = None, gadget: Gadget | None = None):
         self.game = game
+        self.gadget = gadget
+        if gadget is not None:
+            n = game.tree.n_hands[gadget.o]
+            self.gate = np.zeros((2, n)) if gadget.mode == "gate" else np.zeros(n)
         self.variant = check_variant(variant or CFRPlus())
         if self.variant.predictive:
             raise ZerosumError(f"{self.variant.name} is predictive; depth-limited solving runs cfr, cfr+, lcfr, "
@@ -437,6 +477,28 @@ class TruncatedSolver:
         choice = {n: _matched(self.regrets[n]) for n in g.leaves if n in self.regrets}
         return strategy, choice
 
+    def root_reach(self) -> np.ndarray | None:
+        """The opponent's reach at the subgame's root under the gadget's current strategy."""
+        g = self.gadget
+        if g is None:
+            return None
+        if g.mode == "gate":
+            return _matched(self.gate)[1]
+        pos = np.where(g.mask, np.maximum(self.gate, 0.0), 0.0)
+        total = pos.sum()
+        return pos / total if total > 0 else g.mask / g.mask.sum()
+
+    def _gadget_update(self, root_values: np.ndarray, rule) -> None:
+        g = self.gadget
+        if g.mode == "gate":
+            each = np.array([g.alt, root_values])
+            value = (_matched(self.gate) * each).sum(axis=0)
+            apply_regret_rule(self.gate.reshape(-1), (each - value).reshape(-1), rule)
+        else:
+            u = np.where(g.mask, root_values - g.alt, 0.0)
+            q = self.root_reach()
+            apply_regret_rule(self.gate, np.where(g.mask, u - q @ u, 0.0), rule)
+
     def iterate(self, n: int = 1) -> None:
         t0 = time.perf_counter()
         v = self.variant
@@ -446,7 +508,10 @@ class TruncatedSolver:
             w, rule = v.average_weight(it), v.regret_rule(it)
             for p in (0, 1):
                 strategy, choice = self._current()
-                r = self.game.reaches(strategy)
+                top = list(self.game.top)
+                if self.gadget is not None:
+                    top[self.gadget.o] = self.root_reach()
+                r = self.game.reaches(strategy, top)
                 mine = {**strategy, **choice}
 
                 def update(node, each, value, p=p, r=r, mine=mine, w=w, rule=rule):
@@ -455,7 +520,9 @@ class TruncatedSolver:
                     regrets = self.regrets[node]
                     apply_regret_rule(regrets.reshape(-1), (each - value).reshape(-1), rule)
 
-                self.game.values(p, strategy, r, choice, update=update)
+                root_values = self.game.values(p, strategy, r, choice, update=update)
+                if self.gadget is not None and p == self.gadget.o:
+                    self._gadget_update(root_values, rule)
         self.solve_s += time.perf_counter() - t0
 
     def average_strategy(self) -> dict:
