@@ -159,8 +159,8 @@ def test_experiment_depth_limited_quick():
     r = _cli("experiment", "depth-limited", "--quick", "--json")
     assert r.exit_code == 0, r.output
     tables = json.loads(r.output)["tables"]
-    assert len(tables) == 2
-    for table in tables:
+    assert len(tables) == 4
+    for table in tables[:2]:
         col = table["columns"].index("NashConv")
         rows = {row[1]: row for row in table["rows"]}
         # the rows are measured: the blueprint's NashConv is the exact one of DCFR x 5 on that tree
@@ -171,3 +171,20 @@ def test_experiment_depth_limited_quick():
         assert rows["blueprint"][col] == pytest.approx(s.checkpoint()["nash_conv_average"], abs=1e-6)
         assert rows["depth-limited, 4 continuations"][col] < rows["depth-limited, 1 continuation"][col] \
             < rows["blueprint"][col]
+
+    # the public-tree re-solving table: its first row is resolve_public run directly
+    from zerosum.public_tree.resolve import resolve_public
+
+    table = tables[2]
+    row = table["rows"][0]
+    tree = public_tree(load_game("holdem", **HOLDEM))
+    s = public_solver("dcfr", tree)
+    s.iterate(5)
+    r = resolve_public(tree, s.average_policy(), row[0], "resolve", 20, DCFR())
+    assert row[table["columns"].index("resolve")] == pytest.approx(
+        nash_conv_public(tree, r.policy.probs)["nash_conv"], abs=1e-6)
+    assert table["rows"][-1][0] == "all at once" and table["rows"][-1][table["columns"].index("reach")] is None
+    # DeepStack's leaf values on Leduc: both rows measured, the exact leaves far better than random play
+    table = tables[3]
+    col = table["columns"].index("/ random")
+    assert [row[1] for row in table["rows"]] == [20, 20] and all(0 < row[col] < 0.2 for row in table["rows"])

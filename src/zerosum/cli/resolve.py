@@ -22,7 +22,9 @@ DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (his
 
 #: --option keys of -a resolve on the public tree (--form public-tree, holdem, or --option depth=N)
 DEPTH_OPTIONS = {"blueprint": None, "node": None, "method": None, "depth": None, "continuations": 1, "solver": "cfr+",
-                 "bias": 5.0, "dtype": None}
+                 "bias": 5.0, "dtype": None, "leaf": "blueprint", "network": None, "samples": 4000, "seed": 0}
+#: what -a resolve --option depth=N puts at the leaves (zerosum.public_tree.value_net for the last two)
+LEAVES = ("blueprint", "exact", "network")
 
 
 def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
@@ -33,7 +35,8 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
     from ..solvers import SOLVERS
     from ..solvers.resolve import METHODS, resolve
 
-    if "depth" in parse_params(options, flag="--option") or "--form public-tree" in unused or g.name == "holdem":
+    public_keys = {"depth", "leaf", "network", "samples", "continuations"}
+    if public_keys & set(parse_params(options, flag="--option")) or "--form public-tree" in unused or g.name == "holdem":
         solve_depth_limited(g, iterations, options, save_path, as_json, seed,
                             [u for u in unused if u != "--form public-tree"])
         return
@@ -117,9 +120,15 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
             raise ZerosumError(f"-a resolve on the public tree does not take --option {key}; it takes "
                                + ", ".join(f"--option {k}" for k in DEPTH_OPTIONS))
     opts = {**{k: v for k, v in DEPTH_OPTIONS.items() if v is not None}, **kwargs}
+    if opts["leaf"] not in LEAVES:
+        raise ZerosumError(f"--option leaf={opts['leaf']} is not a leaf value; choose from {', '.join(LEAVES)}")
+    if opts["leaf"] != "blueprint":
+        _solve_leaf_values(g, iterations, opts, set(kwargs), save_path, as_json)
+        return
     if "blueprint" not in opts:
         raise ZerosumError(f"-a resolve on the public tree needs --option blueprint=FILE, a public-tree policy: make "
-                           f"one with zerosum solve {g.name} --form public-tree -n 20 --save bp.json")
+                           f"one with zerosum solve {g.name} --form public-tree -n 20 --save bp.json (or "
+                           f"--option leaf=exact|network: no blueprint)")
     if "node" not in opts and "depth" not in opts:
         raise ZerosumError("-a resolve on the public tree needs --option node=LABEL (re-solving there) or "
                            "--option depth=N (depth-limited solving from the root)")
@@ -177,6 +186,88 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     c.print(f"  NashConv of the combined profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
     if save_path:
         c.print(f"  saved the combined policy to {save_path}")
+
+
+def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as_json: bool) -> None:
+    """-a resolve --option depth=N --option leaf=exact|network: the cut game with DeepStack's leaf
+    values (:mod:`zerosum.public_tree.value_net`), each leaf then re-solved with CFR-D's gadget.
+    ``--option network=FILE`` loads that network when the file exists (and no ``samples`` is given),
+    else trains one and saves it there; ``given``: the options on the command line."""
+    from pathlib import Path
+
+    from ..public_tree.compile import public_tree
+    from ..public_tree.passes import nash_conv_public
+    from ..public_tree.value_net import (
+        ValueNetwork,
+        exact_leaf_values,
+        solve_with_leaf_values,
+        train_value_network,
+    )
+    from ..solvers.rules import VARIANTS
+    from .common import progress_bar
+    from .public_tree import resolve_form
+
+    for key in ("blueprint", "node", "method", "continuations"):
+        if key in opts and (key != "continuations" or opts[key] != 1):
+            raise ZerosumError(f"--option leaf={opts['leaf']} takes no --option {key}: the leaves' values come from "
+                               f"the subgames below them, solved for the ranges that reach them")
+    if "depth" not in opts:
+        raise ZerosumError(f"--option leaf={opts['leaf']} needs --option depth=N")
+    try:
+        resolve_form(g, "public-tree")
+    except ZerosumError:
+        raise ZerosumError(f"depth-limited solving runs on the public tree, and {g.name} has none: it takes holdem "
+                           f"and the poker family (zerosum solve poker ... is Leduc)") from None
+    tree = public_tree(g)
+    variant = VARIANTS[str(opts["solver"])]()
+    info: dict = {}
+    if opts["leaf"] == "exact":
+        function = exact_leaf_values(tree)
+    elif "network" in opts and "samples" not in given and Path(str(opts["network"])).exists():
+        function = ValueNetwork.load(tree, str(opts["network"]))
+        if function.depth != opts["depth"]:
+            raise ZerosumError(f"{opts['network']} was trained for depth {function.depth}, not {opts['depth']}")
+        info["network"] = {"loaded": str(opts["network"])}
+    else:
+        samples = opts["samples"]
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 10:
+            raise ZerosumError(f"--option samples must be an integer >= 10, got {samples!r}")
+        with progress_bar(samples, f"value network samples {g.id}", enabled=not as_json, unit="subgames") as advance:
+            done = [0]
+
+            def progress(n, total):
+                advance(n - done[0])
+                done[0] = n
+
+            function = train_value_network(tree, opts["depth"], samples, seed=int(opts["seed"]), progress=progress)
+        info["network"] = dict(function.stats)
+        if "network" in opts:
+            function.save(str(opts["network"]))
+            info["network"]["saved"] = str(opts["network"])
+    with progress_status(f"depth-limited {g.id} with {opts['leaf']} leaf values", enabled=not as_json):
+        r = solve_with_leaf_values(tree, opts["depth"], function, iterations, variant)
+    ev = nash_conv_public(tree, r.policy.probs)
+    out = {"game": g.id, "algorithm": "resolve", "method": "depth-limited", "leaf": opts["leaf"],
+           "depth": opts["depth"], "solver": variant.name, "iterations": iterations, **info,
+           "leaf_calls": r.leaf_calls, "solve_s": r.solve_s, "finish_s": r.finish_s,
+           "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
+    if save_path:
+        r.policy.save(save_path)
+        out["saved"] = save_path
+    if as_json:
+        emit_json(out)
+        return
+    c = console()
+    c.print(f"{g.id}: depth-limited solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
+            f"{variant.name} x {iterations}; each leaf re-solved with CFR-D's gadget")
+    if "network" in info and "held_out_mae" in info["network"]:
+        n = info["network"]
+        c.print(f"  value network: {n['samples']:,} solved subgames ({n['sample_s']:.1f} s), trained in "
+                f"{n['train_s']:.1f} s, held-out error {n['held_out_mae']:.4f} chips")
+    c.print(f"  {r.leaf_calls:,} leaf evaluations, solved in {r.solve_s:.2f} s, leaves re-solved in {r.finish_s:.2f} s")
+    c.print(f"  NashConv of the whole profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
+    if save_path:
+        c.print(f"  saved the policy to {save_path}")
 
 
 def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias: float, save_path, as_json) -> None:

@@ -22,6 +22,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..errors import ZerosumError
 from .report import Report, Table
 
@@ -304,15 +306,19 @@ LIMIT_TURN = {"board": "Ks7d2c9h", "raises": 3}
 QUICK_TURN = {"board": "Ks7d2c9h", "raises": 2, "range0": "AA,KQs,77,T9s,A5s", "range1": "QQ,AK,98s,KJo"}
 
 
-def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(100, 300), quick: bool = False) -> Report:
+def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(100, 300), quick: bool = False,
+                  resolve_iterations: int = 100) -> Report:
     """Depth-limited solving (:mod:`zerosum.public_tree.depth_limited`) on Leduc and the limit hold'em
     turn subgame cut at the river: for each blueprint (DCFR x B on the whole tree), the first round
     solved by DCFR x N against one continuation (the blueprint's) and against four (multi-valued
     states), the combined profile's exact NashConv and seconds, beside DCFR on the whole tree for N
-    iterations and for the depth-limited solve's time.  ``quick``: a narrow-range turn spot."""
+    iterations and for the depth-limited solve's time; on Leduc the same cut with DeepStack's leaf
+    values (:mod:`zerosum.public_tree.value_net`: a value network, and the subgames solved at each
+    call), each leaf then re-solved with CFR-D's gadget.  Then re-solving on the public tree
+    (:mod:`zerosum.public_tree.resolve`) of the same turn subgame's first blueprint: each method at
+    two rivers after check-check and at all of them at once (DCFR x ``resolve_iterations`` a
+    subgame).  ``quick``: a narrow-range turn spot."""
     import time
-
-    import numpy as np
 
     from ..games import load_game
     from ..progress import counted
@@ -328,7 +334,7 @@ def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(1
     if quick:
         blueprints, iterations = (5,), (50,)
     report = Report("depth-limited")
-    steps = len(cases) * len(blueprints) * (1 + 3 * len(iterations))
+    steps = len(cases) * len(blueprints) * (1 + 3 * len(iterations)) + 3 + 1 + 2 * len(iterations)
     with counted(steps, "depth-limited", enabled=progress) as advance:
         for name, params in cases:
             tree = public_tree(load_game(name, **params))
@@ -367,8 +373,96 @@ def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(1
                         t.add("-", label, s.iteration, None, secs, secs, nc, 100 * nc / tree.pot)
                     advance(1)
             report.tables.append(t)
+        report.tables.append(_public_resolve_table(tree, blueprints[0], 20 if quick else resolve_iterations,
+                                                   2 if quick else None, advance))
+        report.tables.append(_leaf_values_table(iterations, quick, advance))
     report.notes.append("depth-limited: the blueprint below the cut for both players; '4 continuations': to solve each "
                         "player the opponent picks per hand at each leaf among its blueprint and the blueprint with "
                         "fold, call or raise x 5 (Brown, Sandholm and Amos 2018), one solve per player; 'same time': "
                         "DCFR on the whole tree for as long as the slower depth-limited solve of that row took")
     return report
+
+
+def _public_resolve_table(tree, blueprint_iterations: int, iterations: int, limit, advance):
+    """Each re-solving method on the public tree at two rivers after check-check of ``tree`` (the first
+    and the middle one) and at all of them at once (``limit``: only that many rivers, for --quick),
+    against a DCFR blueprint; a row's seconds are its four re-solves' and their evaluations (the
+    first row's include the best responses of the turn's nodes that reach's gifts read, kept for
+    the other rows), the last row's the whole table's."""
+    import time
+
+    from ..public_tree.analysis import subtree
+    from ..public_tree.form import CHANCE_NODE, DECISION
+    from ..public_tree.passes import nash_conv_public
+    from ..public_tree.policy import PublicPolicy
+    from ..public_tree.resolve import resolve_public
+    from ..public_tree.solver import public_solver
+    from ..solvers.rules import DCFR
+
+    s = public_solver("dcfr", tree)
+    s.iterate(blueprint_iterations)
+    bp = s.average_policy()
+    base = nash_conv_public(tree, bp.probs)["nash_conv"]
+    chance = next(n for n in range(tree.n_nodes) if tree.kind[n] == CHANCE_NODE and tree.labels[n].endswith("cc"))
+    f = int(tree.first_child[chance])
+    rivers = list(range(f, f + int(tree.n_children[chance])))[:limit]
+    t = Table(f"{tree.game_id}: re-solving rivers after check-check on the public tree (blueprint DCFR x "
+              f"{blueprint_iterations}, NashConv {base:.6f}; DCFR x {iterations} per subgame); exact NashConv",
+              ["public node", "rivers", *METHODS, "seconds"], digits=[None, 0, 6, 6, 6, 6, 1])
+    cache: dict = {}
+    merged = {m: [np.array(p) for p in bp.probs] for m in METHODS}
+    shown = {0, len(rivers) // 2}
+    start = time.perf_counter()
+    for k, node in enumerate(rivers):
+        t0 = time.perf_counter()
+        row = []
+        for m in METHODS:
+            r = resolve_public(tree, bp, node, m, iterations, DCFR(), cache=cache)
+            for x in subtree(tree, node):  # the subgames are disjoint: their strategies combine
+                if tree.kind[x] == DECISION:
+                    q, o, size = int(tree.player[x]), int(tree.offset[x]), int(tree.n_children[x]) * tree.n_hands[
+                        int(tree.player[x])]
+                    merged[m][q][o:o + size] = r.policy.probs[q][o:o + size]
+            row.append(nash_conv_public(tree, r.policy.probs)["nash_conv"])
+        if k in shown:
+            t.add(tree.labels[node], 1, *row, time.perf_counter() - t0)
+            advance(1)
+    t.add("all at once", len(rivers), *[nash_conv_public(tree, PublicPolicy(tree, merged[m]).probs)["nash_conv"]
+                                        if m != "reach" else None for m in METHODS], time.perf_counter() - start)
+    advance(1)
+    return t
+
+
+def _leaf_values_table(iterations, quick: bool, advance):
+    """Leduc cut after the first round with DeepStack's leaf values: a value network trained on solved
+    subgames, and the exact version (each leaf's subgame solved at every call), N iterations each,
+    every leaf then re-solved with CFR-D's gadget; exact NashConv of the whole profile."""
+    from ..games import load_game
+    from ..public_tree.compile import public_tree
+    from ..public_tree.passes import nash_conv_public
+    from ..public_tree.solver import public_solver
+    from ..public_tree.value_net import exact_leaf_values, solve_with_leaf_values, train_value_network
+
+    tree = public_tree(load_game("poker"))
+    uniform = nash_conv_public(tree, [np.zeros(n) for n in tree.infoset_actions()])["nash_conv"]
+    t = Table(f"{tree.game_id}: depth-limited solving with DeepStack's leaf values (the first round solved by "
+              f"DCFR x N, each leaf then re-solved with CFR-D's gadget); exact NashConv, random play {uniform:.4f}",
+              ["leaf values", "iterations", "training s", "solve s", "re-solve s", "NashConv", "/ random",
+               "whole tree DCFR x N"], digits=[None, 0, 1, 2, 2, 6, 5, 6])
+    samples = 100 if quick else 4000
+    finish = 50 if quick else 300
+    net = train_value_network(tree, 1, samples, iterations=100 if quick else 300, steps=500 if quick else 10000)
+    advance(1)
+    stats = net.stats
+    for n in ((20,) if quick else iterations):
+        s = public_solver("dcfr", tree)
+        s.iterate(n)
+        whole = s.checkpoint()["nash_conv_average"]
+        network = f"value network ({samples:,} subgames, held-out error {stats['held_out_mae']:.3f})"
+        for label, function, train in ((network, net, stats["sample_s"] + stats["train_s"]),
+                                       ("exact (each leaf's subgame solved at every call)", exact_leaf_values(tree), None)):
+            r = solve_with_leaf_values(tree, 1, function, n, finish_iterations=finish)
+            nc = nash_conv_public(tree, r.policy.probs)["nash_conv"]
+            t.add(label, n, train, r.solve_s, r.finish_s, nc, nc / uniform, whole)
+            advance(1)
+    return t

@@ -238,6 +238,9 @@ class _Leaf:
     node: int
     matrices: list  # [K] player 0's payoff matrices, one per continuation of the chooser
     chooser: int  # the player choosing among them (-1: a single continuation)
+    #: instead of matrices: ``function(node, r0, r1) -> (v0, v1)``, both players' values from both
+    #: reaches (a value network, or the subgame below solved for those ranges)
+    function: object = None
 
 
 @dataclass
@@ -277,6 +280,13 @@ class TruncatedGame:
 
     def nbytes(self) -> int:
         return sum(m.nbytes for leaf in self.leaves.values() for m in leaf.matrices)
+
+    @classmethod
+    def with_values(cls, tree: PublicTree, depth: int, function, root: int = 0, top=None) -> TruncatedGame:
+        """The tree cut after ``depth`` rounds with ``function(leaf, r0, r1) -> (v0, v1)`` at every
+        leaf (counterfactual values of both players' hands from both reaches there)."""
+        nodes, leaves = cut(tree, depth, root)
+        return cls(tree, nodes, {int(n): _Leaf(int(n), [], -1, function) for n in leaves}, -1, root=root, top=top)
 
     def sizes(self) -> dict:
         t = self.tree
@@ -326,12 +336,15 @@ class TruncatedGame:
         continuation) per hand; ``update(node, values [actions x hands], value [hands])`` is called at
         each decision of p (and at each leaf p chooses at)."""
         t = self.tree
+        self.pass_player = p  # whose pass this is (leaf functions that record values read it)
         v = self._terminals(p, r)
         for n in reversed(self.nodes.tolist()):
             leaf = self.leaves.get(n)
             if leaf is not None:
                 mats = leaf.matrices
-                if leaf.chooser < 0:
+                if leaf.function is not None:
+                    v[n] = np.asarray(leaf.function(n, r[0][n], r[1][n])[p], dtype=np.float64)
+                elif leaf.chooser < 0:
                     v[n] = _leaf_value(mats[0], p, r[1 - p][n])
                 elif leaf.chooser != p:  # the opponent's choice weights its reach
                     sig = choice[n]

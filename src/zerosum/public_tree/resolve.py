@@ -42,7 +42,18 @@ from .form import DECISION, FOLD, PublicTree
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 
 
-def gifts(tree: PublicTree, blueprint, node: int, o: int) -> np.ndarray:
+def best_response_values(tree: PublicTree, blueprint, node: int, o: int, cache: dict | None = None) -> dict:
+    """:func:`~zerosum.public_tree.analysis.node_values` at ``node`` with o best-responding, kept in
+    ``cache`` by (node, o) (re-solving several nodes of one blueprint shares the ancestors' passes)."""
+    if cache is None:
+        return node_values(tree, blueprint, node, best_response=o)
+    key = (int(node), int(o))
+    if key not in cache:
+        cache[key] = node_values(tree, blueprint, node, best_response=o)
+    return cache[key]
+
+
+def gifts(tree: PublicTree, blueprint, node: int, o: int, cache: dict | None = None) -> np.ndarray:
     """o's gifts per hand on the path to ``node``: the sum over o's decision nodes a above it of o's
     best-response value at a less that of the child of a towards ``node`` (counterfactual, >= 0)."""
     out = np.zeros(tree.n_hands[o])
@@ -50,8 +61,8 @@ def gifts(tree: PublicTree, blueprint, node: int, o: int) -> np.ndarray:
     while child > 0:
         a = int(tree.parent[child])
         if tree.kind[a] == DECISION and int(tree.player[a]) == o:
-            at = node_values(tree, blueprint, a, best_response=o)["cfv"][o]
-            taken = node_values(tree, blueprint, child, best_response=o)["cfv"][o]
+            at = best_response_values(tree, blueprint, a, o, cache)["cfv"][o]
+            taken = best_response_values(tree, blueprint, child, o, cache)["cfv"][o]
             out += at - taken
         child = a
     return out
@@ -80,9 +91,10 @@ class PublicResolved:
 
 def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", iterations: int = 100,
                    variant: Variant | None = None, depth: int | None = None, continuations: int = 1,
-                   bias: float = BIAS, dtype: str | None = None) -> PublicResolved:
+                   bias: float = BIAS, dtype: str | None = None, cache: dict | None = None) -> PublicResolved:
     """Re-solve ``blueprint`` (a PublicPolicy of ``tree``) at public node ``node`` (a label or an index)
-    by ``method``, with ``variant`` x ``iterations`` per subgame; the blueprint elsewhere."""
+    by ``method``, with ``variant`` x ``iterations`` per subgame; the blueprint elsewhere.  ``cache``: a
+    dict kept between calls on the same blueprint (the best-response passes of the gadgets)."""
     if method not in METHODS:
         raise ZerosumError(f"unknown re-solving method {method!r}; choose from {', '.join(METHODS)}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -97,7 +109,7 @@ def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", i
         raise ZerosumError(f"the blueprint is a policy of {blueprint.tree.game_id!r}, not of {tree.game_id!r}")
     dtype = dtype or default_dtype(tree)
     top = tuple(path_reach(tree, blueprint, n))
-    cache: dict = {}
+    matrices: dict = {}
     strategies, solves, build, solve = {}, [], 0.0, 0.0
     plans = [(None, (0, 1))] if method == "unsafe" else [(0, (0,)), (1, (1,))]
     for p, keep in plans:
@@ -107,14 +119,14 @@ def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", i
         if method == "unsafe" and continuations > 1:
             raise ZerosumError("unsafe re-solving solves both players at once; several continuations need a "
                                "gadget method (resolve, maxmargin, reach)")
-        game = truncate(tree, blueprint, depth, continuations, player, bias, dtype, cache, root=n, top=top)
+        game = truncate(tree, blueprint, depth, continuations, player, bias, dtype, matrices, root=n, top=top)
         gadget = None
         if p is not None:
             o = 1 - p
-            vals = node_values(tree, blueprint, n, best_response=o)
+            vals = best_response_values(tree, blueprint, n, o, cache)
             alt = np.array(vals["cfv"][o])
             if method == "reach":
-                alt = alt + gifts(tree, blueprint, n, o)
+                alt = alt + gifts(tree, blueprint, n, o, cache)
             mask = np.asarray(vals["denominator"][o]) > 0
             gadget = Gadget("gate" if method == "resolve" else "margin", o, alt, mask)
         solver = TruncatedSolver(game, variant, gadget)
