@@ -12,12 +12,15 @@ private hands (the poker family and hold'em subgames), its builders and its pass
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
   :mod:`.split` (the solver split at public chance over Ray workers), :mod:`.depth_limited` (the
   tree cut after some rounds, solved against the blueprint's continuations below the cut),
-  :mod:`.resolve` (subgame re-solving at a public node: unsafe, CFR-D's gadget, max-margin, reach);
+  :mod:`.resolve` (subgame re-solving at a public node: unsafe, CFR-D's gadget, max-margin, reach),
+  :mod:`.value_net` (DeepStack's leaf values: the subgames solved for the reaching ranges, or a
+  value network trained on such solves);
 * what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
   grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
 
 May import: numpy, numba, :mod:`zerosum.core`, :mod:`zerosum.poker` (the rules it builds from),
 :mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
-:mod:`.split` only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
+:mod:`.split` only), :mod:`zerosum.deep` and :mod:`zerosum.learning` (JAX, in :mod:`.value_net`'s
+training only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
 """
 
