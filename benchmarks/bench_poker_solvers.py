@@ -18,8 +18,10 @@ same run: "zerosum peak - import" is the solve's own memory, to compare with the
 Exploitability is the same definition on both sides: the mean of the two players' best-response gains
 (postflop-solver's ``compute_exploitability``; zerosum's NashConv / 2), so a target fraction f of a
 pot P is ``--target-nashconv 2 f P`` for zerosum.  Both check it every ``--check-every`` iterations
-(postflop-solver's ``solve()`` checks every 10; zerosum's checkpoint also computes the current
-strategy's NashConv, so a check costs it about twice the peer's).
+(postflop-solver's ``solve()`` checks every 10), computing the same thing: the average strategy's two
+best responses (zerosum with ``--option checks=average``; its default checkpoint also computes the
+value and the current strategy's NashConv, which cost it 12 % more time to the target on the limit
+turn subgame).
 
 The peer (postflop-solver, AGPL-3.0) is never part of this repository: it is built from its source in
 a scratch folder outside it (``../shared/notes/postflop-solver-build.md``), with a small binary
@@ -272,6 +274,7 @@ def run_zerosum(spot: dict, target: float, threads: int, args) -> dict:
     checks = ",".join(str(i) for i in range(args.check_every, args.max_iters + 1, args.check_every))
     cmd = [str(ZEROSUM), "solve", "holdem", *zerosum_args(spot), "-a", "dcfr", "-n", str(args.max_iters),
            "--checkpoints", checks or str(args.max_iters), "--target-nashconv", repr(2 * target * pot), "--json"]
+    cmd += ["--option", "checks=average"]  # the peer's check: the average's exploitability only
     for opt in args.zerosum_option:
         cmd += ["--option", opt]
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))

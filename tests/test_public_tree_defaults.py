@@ -41,3 +41,22 @@ def test_a_resumed_state_brings_its_dtype_and_isomorphism(tmp_path):
     assert saved_tree_options(str(path), ("dtype=float64",)) == ("dtype=float64", "isomorphism=true")
     assert saved_tree_options(None, ("a=1",)) == ("a=1",)
     assert saved_tree_options(str(tmp_path / "missing.npz"), ()) == ()  # refused later, when loaded
+
+
+def test_lighter_checks_compute_the_average_only(tmp_path):
+    """--option checks=average: the same average NashConv at every checkpoint, the current strategy's
+    NashConv and the value left out except in the last row, which equals the full run's."""
+    import json
+
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    args = ["solve", "poker", "--form", "public-tree", "-a", "dcfr", "-n", "30", "--checkpoints", "10,20", "--json"]
+    full = json.loads(CliRunner().invoke(cli, args).output)["checkpoints"]
+    light = json.loads(CliRunner().invoke(cli, [*args, "--option", "checks=average"]).output)["checkpoints"]
+    assert [r["nash_conv_average"] for r in light] == [r["nash_conv_average"] for r in full]
+    assert [r["nash_conv_current"] is None for r in light] == [True, True, False]
+    assert light[-1] == full[-1]
+    bad = CliRunner().invoke(cli, [*args[:-1], "--option", "checks=some"])
+    assert bad.exit_code != 0 and "checks takes full or average" in bad.output

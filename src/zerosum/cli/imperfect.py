@@ -446,12 +446,16 @@ def _updates(solver) -> str | None:
     return "alternating" if solver.alternating else "simultaneous"
 
 
-def _nc(v: float) -> str:
+def _nc(v: float | None) -> str:
+    if v is None:  # not computed at this checkpoint (--option checks=average)
+        return "-"
     return _fixed(v, 4) if v >= 1e-4 or v == 0 else f"{v:.2e}"
 
 
-def _fixed(v: float, digits: int) -> str:
-    """``v`` with ``digits`` decimals, never "-0.0000" for a value that rounds to zero."""
+def _fixed(v: float | None, digits: int) -> str:
+    """``v`` with ``digits`` decimals, never "-0.0000" for a value that rounds to zero ("-": not computed)."""
+    if v is None:
+        return "-"
     text = f"{v:.{digits}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 

@@ -115,6 +115,9 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
 
     kwargs, dtype = _split_options(options, tree)
     lock_path = kwargs.pop("lock", None)  # --option lock=FILE.json: node locking (public_tree.locking)
+    checks = str(kwargs.pop("checks", "full"))  # --option checks=average: the average's NashConv only
+    if checks not in ("full", "average"):
+        raise ZerosumError(f"--option checks takes full or average, got {checks!r}")
     threads = kwargs.pop("threads", None)  # --option threads=N: the depth-first pass's threads
     if algorithm not in VARIANTS:
         raise ZerosumError(f"{algorithm} does not run on the public tree; use one of {', '.join(VARIANTS)} "
@@ -126,7 +129,8 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     accepted = [k for k in inspect.signature(cls.__init__).parameters
                 if k not in ("self", "game", "alternating", "dtype")]
     # the sampler's seed is --seed, as for the history tree's samplers (es-mccfr, os-mccfr, ...)
-    takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype"] +
+    takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype",
+                                                                                          "--option checks"] +
                       ([] if algorithm == "pcs-mccfr" else ["--option threads"]))
     if threads is not None:
         if algorithm == "pcs-mccfr":
@@ -143,7 +147,9 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
         if key not in accepted and key != "threads":
             raise ZerosumError(f"{algorithm} does not take --option {key}; it takes {takes}")
     if lock_path is None:
-        return cls(tree, **kwargs)
+        solver = cls(tree, **kwargs)
+        solver.light_checks = checks == "average"
+        return solver
     from ..public_tree.locking import load_locks, lock_solver
 
     if algorithm == "pcs-mccfr":
@@ -272,6 +278,8 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
         locks.apply(solver, locks.player)
     _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
+    if rows and rows[-1]["value_average"] is None:  # --option checks=average: the last row in full
+        rows[-1] = solver.checkpoint(full=True)
     extra = {}
     # the whole average policy (float64, a probability per information-set action: 1.5 GB on
     # TexasSolver's flop) only where it is needed: the locks' gains and --save; the report reads the root

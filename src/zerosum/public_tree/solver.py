@@ -238,7 +238,16 @@ class PublicTreeSolver(IterativeSolver):
         variant's stored strategies."""
         return self.strategy if self.variant.predictive else self.regrets
 
-    def checkpoint(self) -> dict:
+    #: ``--option checks=average``: a checkpoint computes the average's NashConv only (its two best
+    #: responses: what a target needs, as postflop-solver's check), not its value nor the current
+    #: strategy's NashConv (three more passes); the CLI makes the last row a full one
+    light_checks = False
+
+    def checkpoint(self, full: bool = False) -> dict:
+        if self.light_checks and not full:
+            avg = self._evaluate(self.average_source(), value=False)
+            return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"], "nash_conv_current": None,
+                    "value_average": None, "nodes": self.nodes_touched}
         avg = self._evaluate(self.average_source())
         src = self.current_source()
         # regret matching on the regrets is the stored strategy of the shape pass (the same figures)
