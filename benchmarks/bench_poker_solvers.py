@@ -20,8 +20,8 @@ Exploitability is the same definition on both sides: the mean of the two players
 pot P is ``--target-nashconv 2 f P`` for zerosum.  Both check it every ``--check-every`` iterations
 (postflop-solver's ``solve()`` checks every 10), computing the same thing: the average strategy's two
 best responses (zerosum with ``--option checks=average``; its default checkpoint also computes the
-value and the current strategy's NashConv, which cost it 12 % more time to the target on the limit
-turn subgame).
+value and the current strategy's NashConv: on the limit turn subgame to 0.1 %, 13.8 CPU s against
+12.7 with the lighter check, one run of each, same load).
 
 The peer (postflop-solver, AGPL-3.0) is never part of this repository: it is built from its source in
 a scratch folder outside it (``../shared/notes/postflop-solver-build.md``), with a small binary
