@@ -123,7 +123,18 @@ def test_cli_abstraction_bad_input(args, words):
 def test_experiment_abstraction_quick():
     from zerosum.experiments.subgames import abstraction
 
-    (t,) = abstraction(quick=True).tables
+    t, holdem = abstraction(quick=True).tables
+    # hold'em on the public tree: the unabstracted row is LCFR x 20 run directly; one bucket costs more
+    from zerosum.experiments.subgames import QUICK_TURN
+    from zerosum.public_tree.compile import public_tree
+    from zerosum.public_tree.solver import public_solver
+
+    real = public_solver("lcfr", public_tree(load_game("holdem", **QUICK_TURN)))
+    real.iterate(20)
+    hrows = {r[0]: r for r in holdem.rows}
+    assert hrows["none (real game)"][3] == pytest.approx(real.checkpoint()["nash_conv_average"], abs=1e-6)
+    assert hrows["1"][3] > hrows["4"][3] > hrows["none (real game)"][3]
+    assert hrows["1"][1] < hrows["4"][1] < hrows["none (real game)"][1]
     rows = {r[1]: r for r in t.rows}
     assert [rows[k][2] for k in ("1", "3", "none (real game)")] == [36, 228, 288]
     g = load_game("leduc")

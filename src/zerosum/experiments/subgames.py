@@ -238,7 +238,10 @@ def abstraction(plot=None, progress=False, iterations: int = 200, resolve_iterat
     against CFR+ x ``iterations`` unabstracted; then the lifted blueprint re-solved at every flop state
     at once (resolve and maxmargin, CFR+ x ``resolve_iterations`` per subgame): the combined profile's
     exact NashConv.  On poker(ranks=13) only its 13 check-check flop states, for time (each re-solve
-    takes about 0.9 s; all 65 for 2 methods and 5 rows would be 10 minutes).  ``quick``: Leduc, k = 1 and 3, 20 iterations."""
+    takes about 0.9 s; all 65 for 2 methods and 5 rows would be 10 minutes).  Then hold'em on the public
+    tree (:mod:`zerosum.public_tree.abstraction`): the limit turn subgame, k E[HS] buckets a street,
+    LCFR x 100, the lifted policy's exact NashConv.  ``quick``: Leduc, k = 1 and 3, 20 iterations, and a
+    narrow-range turn spot."""
     import time
 
     from ..core.compile import compiled
@@ -260,7 +263,8 @@ def abstraction(plot=None, progress=False, iterations: int = 200, resolve_iterat
               f"(poker(ranks=13): the 13 check-check ones; CFR+ x {resolve_iterations} per subgame)",
               ["game", "buckets k", "abstract infosets", "solve s", "NashConv lifted",
                *[f"re-solved ({m})" for m in methods]], digits=[None, None, 0, 3, 6, 6, 6])
-    steps = sum(len(ks) + 1 for *_, ks, _ in cases)
+    holdem_ks = (1, 4) if quick else (3, 10, 30)
+    steps = sum(len(ks) + 1 for *_, ks, _ in cases) + len(holdem_ks) + 1
     with counted(steps, "abstraction", enabled=progress) as advance:
         for name, params, ks, with_resolve in cases:  # with_resolve: which flop states ("all" or "cc")
             g = load_game(name, **params)
@@ -292,8 +296,10 @@ def abstraction(plot=None, progress=False, iterations: int = 200, resolve_iterat
                     row += [None] * len(methods)
                 t.add(*row)
                 advance(1)
+        holdem = _holdem_abstraction_table(holdem_ks, 20 if quick else 100, quick, advance)
     report = Report("subgames-abstraction")
     report.tables.append(t)
+    report.tables.append(holdem)
     report.notes.append("abstract infosets: both players together; k buckets in each round (the flop label keeps "
                         "the preflop bucket, for perfect recall); with k at least the distinct hands (Leduc: 3 "
                         "preflop, 9 flop) the abstraction is the real game relabelled")
@@ -465,4 +471,39 @@ def _leaf_values_table(iterations, quick: bool, advance):
             nc = nash_conv_public(tree, r.policy.probs)["nash_conv"]
             t.add(label, n, train, r.solve_s, r.finish_s, nc, nc / uniform, whole)
             advance(1)
+    return t
+
+
+def _holdem_abstraction_table(ks, iterations: int, quick: bool, advance):
+    """The limit hold'em turn subgame (``quick``: a narrow-range spot) solved by LCFR on its k-bucket
+    abstractions (public tree, perfect recall) and unabstracted: the lifted policy's exact NashConv."""
+    import time
+
+    from ..games import load_game
+    from ..public_tree.abstraction import abstract_solver
+    from ..public_tree.compile import public_tree
+    from ..public_tree.solver import public_solver
+
+    tree = public_tree(load_game("holdem", **(QUICK_TURN if quick else LIMIT_TURN)))
+    t = Table(f"{tree.game_id}: card abstraction on the public tree (k E[HS] buckets a street, perfect recall), "
+              f"LCFR x {iterations}; exact NashConv of the lifted policy (pot {tree.pot:g})",
+              ["buckets k", "abstract infosets", "solve s", "NashConv lifted", "% of pot"], digits=[None, 0, 2, 6, 3])
+    public_solver("lcfr", tree).iterate(1)  # untimed: the kernels compile
+    for k in (*ks, None):
+        t0 = time.perf_counter()
+        if k is None:
+            s = public_solver("lcfr", tree)
+            size = None  # filled below: a bucket per live hand counts the real information sets
+        else:
+            s, a = abstract_solver(tree, k, "lcfr")
+            size = sum(a.infosets)
+        s.iterate(iterations)
+        secs = time.perf_counter() - t0
+        nc = s.checkpoint()["nash_conv_average"]
+        if size is None:
+            from ..public_tree.abstraction import Abstraction
+
+            size = sum(Abstraction(tree, 10**9).infosets)
+        t.add("none (real game)" if k is None else str(k), size, secs, nc, 100 * nc / tree.pot)
+        advance(1)
     return t

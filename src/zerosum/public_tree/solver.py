@@ -211,6 +211,8 @@ class PublicTreeSolver(IterativeSolver):
                     self.nodes_touched += ws.visited
                     if self.locks is not None:
                         self.locks.apply(self, p)
+                    if self.ties is not None:  # a card abstraction's tied hands (public_tree.abstraction)
+                        self.ties.apply(self, p)
 
     def in_form_layout(self, arrays) -> list:
         """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
@@ -237,6 +239,10 @@ class PublicTreeSolver(IterativeSolver):
         """What the current strategy is read from: regrets (regret matching), or a predictive
         variant's stored strategies."""
         return self.strategy if self.variant.predictive else self.regrets
+
+    #: a card abstraction (:class:`zerosum.public_tree.abstraction.Abstraction`) tying the hands of
+    #: each abstract information set after every pass, or None
+    ties = None
 
     #: ``--option checks=average``: a checkpoint computes the average's NashConv only (its two best
     #: responses: what a target needs, as postflop-solver's check), not its value nor the current
