@@ -187,4 +187,5 @@ def test_experiment_depth_limited_quick():
     # DeepStack's leaf values on Leduc: both rows measured, the exact leaves far better than random play
     table = tables[3]
     col = table["columns"].index("/ random")
-    assert [row[1] for row in table["rows"]] == [20, 20] and all(0 < row[col] < 0.2 for row in table["rows"])
+    assert [row[2] for row in table["rows"]] == [20] * 4 and all(0 < row[col] < 0.2 for row in table["rows"])
+    assert [row[1].split(" ")[0] for row in table["rows"]] == ["cut", "continual"] * 2

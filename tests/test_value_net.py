@@ -94,3 +94,16 @@ def test_exact_leaves_solve_the_first_round(leduc):
     uniform = nash_conv_public(tree, [np.zeros(n) for n in tree.infoset_actions()])["nash_conv"]
     assert r.leaf_calls == 30 * 2 * 5  # five leaves, two passes an iteration
     assert nc < 0.05 * uniform  # measured 0.16 against 4.75
+
+
+def test_continual_resolving_improves_with_its_iterations(leduc):
+    """DeepStack's agent on the public tree: without a cut it is continual re-solving to the end of the
+    game; with exact leaves it gets better with more iterations per re-solve (measured 0.23 -> 0.056
+    at 30 -> 100 with 200-iteration leaf solves; here 50-iteration ones, for time)."""
+    tree, _ = leduc
+    whole = vn.continual_resolving(tree, None, 60, depth=9)
+    assert whole.resolves == [53, 54] and whole.leaf_calls == 0
+    assert nash_conv_public(tree, whole.policy.probs)["nash_conv"] < 0.1
+    exact = vn.exact_leaf_values(tree, 50)
+    ncs = [nash_conv_public(tree, vn.continual_resolving(tree, exact, n).policy.probs)["nash_conv"] for n in (10, 40)]
+    assert ncs[1] < ncs[0] < 0.5 * 4.747

@@ -22,7 +22,8 @@ DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (his
 
 #: --option keys of -a resolve on the public tree (--form public-tree, holdem, or --option depth=N)
 DEPTH_OPTIONS = {"blueprint": None, "node": None, "method": None, "depth": None, "continuations": 1, "solver": "cfr+",
-                 "bias": 5.0, "dtype": None, "leaf": "blueprint", "network": None, "samples": 4000, "seed": 0}
+                 "bias": 5.0, "dtype": None, "leaf": "blueprint", "network": None, "samples": 4000, "seed": 0,
+                 "agent": "single"}
 #: what -a resolve --option depth=N puts at the leaves (zerosum.public_tree.value_net for the last two)
 LEAVES = ("blueprint", "exact", "network")
 
@@ -199,6 +200,7 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.value_net import (
         ValueNetwork,
+        continual_resolving,
         exact_leaf_values,
         solve_with_leaf_values,
         train_value_network,
@@ -213,6 +215,9 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
                                f"the subgames below them, solved for the ranges that reach them")
     if "depth" not in opts:
         raise ZerosumError(f"--option leaf={opts['leaf']} needs --option depth=N")
+    if opts["agent"] not in ("single", "continual"):
+        raise ZerosumError(f"--option agent takes single (the cut game, then each leaf re-solved) or continual "
+                           f"(re-solving at every public node the agent reaches), got {opts['agent']!r}")
     try:
         resolve_form(g, "public-tree")
     except ZerosumError:
@@ -244,13 +249,19 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
         if "network" in opts:
             function.save(str(opts["network"]))
             info["network"]["saved"] = str(opts["network"])
-    with progress_status(f"depth-limited {g.id} with {opts['leaf']} leaf values", enabled=not as_json):
-        r = solve_with_leaf_values(tree, opts["depth"], function, iterations, variant)
+    continual = opts["agent"] == "continual"
+    with progress_status(f"{'continual re-solving' if continual else 'depth-limited'} {g.id} with {opts['leaf']} "
+                         f"leaf values", enabled=not as_json):
+        if continual:
+            r = continual_resolving(tree, function, iterations, variant, opts["depth"])
+            timing = {"resolves": r.resolves, "solve_s": r.seconds}
+        else:
+            r = solve_with_leaf_values(tree, opts["depth"], function, iterations, variant)
+            timing = {"solve_s": r.solve_s, "finish_s": r.finish_s}
     ev = nash_conv_public(tree, r.policy.probs)
-    out = {"game": g.id, "algorithm": "resolve", "method": "depth-limited", "leaf": opts["leaf"],
-           "depth": opts["depth"], "solver": variant.name, "iterations": iterations, **info,
-           "leaf_calls": r.leaf_calls, "solve_s": r.solve_s, "finish_s": r.finish_s,
-           "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
+    out = {"game": g.id, "algorithm": "resolve", "method": "continual" if continual else "depth-limited",
+           "leaf": opts["leaf"], "depth": opts["depth"], "solver": variant.name, "iterations": iterations, **info,
+           "leaf_calls": r.leaf_calls, **timing, "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
     if save_path:
         r.policy.save(save_path)
         out["saved"] = save_path
@@ -258,13 +269,22 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
         emit_json(out)
         return
     c = console()
-    c.print(f"{g.id}: depth-limited solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
-            f"{variant.name} x {iterations}; each leaf re-solved with CFR-D's gadget")
+    if continual:
+        c.print(f"{g.id}: continual re-solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
+                f"{variant.name} x {iterations} per re-solve; both seats the agent")
+    else:
+        c.print(f"{g.id}: depth-limited solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
+                f"{variant.name} x {iterations}; each leaf re-solved with CFR-D's gadget")
     if "network" in info and "held_out_mae" in info["network"]:
         n = info["network"]
         c.print(f"  value network: {n['samples']:,} solved subgames ({n['sample_s']:.1f} s), trained in "
                 f"{n['train_s']:.1f} s, held-out error {n['held_out_mae']:.4f} chips")
-    c.print(f"  {r.leaf_calls:,} leaf evaluations, solved in {r.solve_s:.2f} s, leaves re-solved in {r.finish_s:.2f} s")
+    if continual:
+        c.print(f"  {sum(r.resolves):,} re-solves ({r.resolves[0]} / {r.resolves[1]} per seat), {r.leaf_calls:,} leaf "
+                f"evaluations, {r.seconds:.2f} s")
+    else:
+        c.print(f"  {r.leaf_calls:,} leaf evaluations, solved in {r.solve_s:.2f} s, leaves re-solved in "
+                f"{r.finish_s:.2f} s")
     c.print(f"  NashConv of the whole profile:  {ev['nash_conv']:.6f}  (value {ev['value']:.6f})")
     if save_path:
         c.print(f"  saved the policy to {save_path}")

@@ -340,7 +340,7 @@ def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(1
     if quick:
         blueprints, iterations = (5,), (50,)
     report = Report("depth-limited")
-    steps = len(cases) * len(blueprints) * (1 + 3 * len(iterations)) + 3 + 1 + 2 * len(iterations)
+    steps = len(cases) * len(blueprints) * (1 + 3 * len(iterations)) + 3 + 1 + 4 * (1 if quick else len(iterations))
     with counted(steps, "depth-limited", enabled=progress) as advance:
         for name, params in cases:
             tree = public_tree(load_game(name, **params))
@@ -441,23 +441,31 @@ def _public_resolve_table(tree, blueprint_iterations: int, iterations: int, limi
 
 def _leaf_values_table(iterations, quick: bool, advance):
     """Leduc cut after the first round with DeepStack's leaf values: a value network trained on solved
-    subgames, and the exact version (each leaf's subgame solved at every call), N iterations each,
-    every leaf then re-solved with CFR-D's gadget; exact NashConv of the whole profile."""
+    subgames, and the exact version (each leaf's subgame solved at every call), N iterations each; the
+    cut game with every leaf then re-solved with CFR-D's gadget, and DeepStack's continual re-solving
+    agent (both seats); exact NashConv of the whole profile."""
     from ..games import load_game
     from ..public_tree.compile import public_tree
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.solver import public_solver
-    from ..public_tree.value_net import exact_leaf_values, solve_with_leaf_values, train_value_network
+    from ..public_tree.value_net import (
+        continual_resolving,
+        exact_leaf_values,
+        solve_with_leaf_values,
+        train_value_network,
+    )
 
     tree = public_tree(load_game("poker"))
     uniform = nash_conv_public(tree, [np.zeros(n) for n in tree.infoset_actions()])["nash_conv"]
-    t = Table(f"{tree.game_id}: depth-limited solving with DeepStack's leaf values (the first round solved by "
-              f"DCFR x N, each leaf then re-solved with CFR-D's gadget); exact NashConv, random play {uniform:.4f}",
-              ["leaf values", "iterations", "training s", "solve s", "re-solve s", "NashConv", "/ random",
-               "whole tree DCFR x N"], digits=[None, 0, 1, 2, 2, 6, 5, 6])
+    t = Table(f"{tree.game_id}: DeepStack's leaf values at the end of the first round (DCFR x N a solve): the cut game "
+              f"with each leaf then re-solved by CFR-D's gadget, and the continual re-solving agent in both seats; "
+              f"exact NashConv, random play {uniform:.4f}",
+              ["leaf values", "agent", "iterations", "training s", "solve s", "re-solve s", "NashConv", "/ random",
+               "whole tree DCFR x N"], digits=[None, None, 0, 1, 2, 2, 6, 5, 6])
     samples = 100 if quick else 4000
     finish = 50 if quick else 300
     net = train_value_network(tree, 1, samples, iterations=100 if quick else 300, steps=500 if quick else 10000)
+    exact = exact_leaf_values(tree, 100 if quick else 300)
     advance(1)
     stats = net.stats
     for n in ((20,) if quick else iterations):
@@ -466,10 +474,14 @@ def _leaf_values_table(iterations, quick: bool, advance):
         whole = s.checkpoint()["nash_conv_average"]
         network = f"value network ({samples:,} subgames, held-out error {stats['held_out_mae']:.3f})"
         for label, function, train in ((network, net, stats["sample_s"] + stats["train_s"]),
-                                       ("exact (each leaf's subgame solved at every call)", exact_leaf_values(tree), None)):
+                                       ("exact (each leaf's subgame solved at every call)", exact, None)):
             r = solve_with_leaf_values(tree, 1, function, n, finish_iterations=finish)
             nc = nash_conv_public(tree, r.policy.probs)["nash_conv"]
-            t.add(label, n, train, r.solve_s, r.finish_s, nc, nc / uniform, whole)
+            t.add(label, "cut game, leaves re-solved", n, train, r.solve_s, r.finish_s, nc, nc / uniform, whole)
+            advance(1)
+            c = continual_resolving(tree, function, n)
+            nc = nash_conv_public(tree, c.policy.probs)["nash_conv"]
+            t.add(label, f"continual ({sum(c.resolves)} re-solves)", n, train, c.seconds, None, nc, nc / uniform, whole)
             advance(1)
     return t
 

@@ -330,11 +330,12 @@ class TruncatedGame:
             out.update(zip(nodes, vals))
         return out
 
-    def values(self, p: int, strategy, r, choice=None, respond: bool = False, update=None) -> np.ndarray:
+    def values(self, p: int, strategy, r, choice=None, respond: bool = False, update=None, every: bool = False):
         """Player p's counterfactual values at the root, bottom-up.  ``choice``: {leaf: [K x hands]}
         the chooser's strategy over continuations; ``respond``: p takes the best action (and the best
         continuation) per hand; ``update(node, values [actions x hands], value [hands])`` is called at
-        each decision of p (and at each leaf p chooses at)."""
+        each decision of p (and at each leaf p chooses at).  ``every``: the dict of every kept node's
+        values instead of the root's."""
         t = self.tree
         self.pass_player = p  # whose pass this is (leaf functions that record values read it)
         v = self._terminals(p, r)
@@ -366,7 +367,7 @@ class TruncatedGame:
             v[n] = each.max(axis=0) if respond else (strategy[n] * each).sum(axis=0)
             if update is not None:
                 update(n, each, v[n])
-        return v[self.root]
+        return v if every else v[self.root]
 
     def value(self, strategy, choice=None) -> float:
         """Player 0's expected payoff under ``strategy`` (and the chooser's ``choice``)."""
@@ -462,9 +463,14 @@ class TruncatedSolver:
     decision node (and per leaf the chooser picks at) as [actions x hands] arrays; with a
     :class:`Gadget`, the opponent's root decision too."""
 
-    def __init__(self, game: TruncatedGame, variant: Variant | None = None, gadget: Gadget | None = None):
+    def __init__(self, game: TruncatedGame, variant: Variant | None = None, gadget: Gadget | None = None,
+                 record: int | None = None):
         self.game = game
         self.gadget = gadget
+        #: ``record=q``: q's counterfactual values at every kept node, summed over the iterations of q's
+        #: passes with the average strategy's weights (``recorded``, ``recorded_weight``): CFR-D's values
+        #: of the average (what continual re-solving carries to the next re-solve)
+        self.record, self.recorded, self.recorded_weight = record, {}, 0.0
         if gadget is not None:
             n = game.tree.n_hands[gadget.o]
             self.gate = np.zeros((2, n)) if gadget.mode == "gate" else np.zeros(n)
@@ -533,7 +539,17 @@ class TruncatedSolver:
                     regrets = self.regrets[node]
                     apply_regret_rule(regrets.reshape(-1), (each - value).reshape(-1), rule)
 
-                root_values = self.game.values(p, strategy, r, choice, update=update)
+                if p == self.record:
+                    every = self.game.values(p, strategy, r, choice, update=update, every=True)
+                    for node, vals in every.items():
+                        if node in self.recorded:
+                            self.recorded[node] += w * vals
+                        else:
+                            self.recorded[node] = w * np.asarray(vals, dtype=np.float64)
+                    self.recorded_weight += w
+                    root_values = every[self.game.root]
+                else:
+                    root_values = self.game.values(p, strategy, r, choice, update=update)
                 if self.gadget is not None and p == self.gadget.o:
                     self._gadget_update(root_values, rule)
         self.solve_s += time.perf_counter() - t0

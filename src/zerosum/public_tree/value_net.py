@@ -17,10 +17,10 @@ ranges, which is what makes the cut game's solution sound (Moravcik et al. 2017)
   the subgame's equilibrium depends on the normalized ranges only).  Trained with JAX (the ``deep``
   extra); predicting is NumPy, so a trained network, saved as ``.npz``, solves without JAX.
 
-:func:`solve_with_leaf_values` solves the cut game with either leaf function and then plays each leaf's
-subgame by solving it for the ranges that reach it under the cut game's average (DeepStack re-solves
-there when play reaches it; here every leaf is solved once, so the profile is a profile of the whole
-tree and its NashConv is exact).
+:func:`solve_with_leaf_values` solves the cut game with either leaf function and then re-solves each
+leaf's subgame with CFR-D's gadget, as DeepStack does when play reaches it (every leaf once, so the
+result is a profile of the whole tree and its NashConv is exact); :func:`continual_resolving` is
+DeepStack's whole agent, re-solving at every public node it reaches, tabulated over both seats.
 """
 
 from __future__ import annotations
@@ -277,3 +277,81 @@ def exact_leaf_values(tree: PublicTree, iterations: int = SUBGAME_ITERATIONS):
         return v0, v1
 
     return function
+
+
+@dataclass
+class ContinualResult:
+    policy: object  # PublicPolicy of the whole tree: both seats the agent
+    resolves: list  # per seat, the re-solves run
+    seconds: float
+    leaf_calls: int
+
+
+def continual_resolving(tree: PublicTree, function, iterations: int = 100, variant=None, depth: int = 1) -> ContinualResult:
+    """DeepStack's continual re-solving on the public tree, tabulated: in each seat q the agent solves the
+    game from the root cut after ``depth`` rounds (``function`` at the leaves: a :class:`ValueNetwork` or
+    :func:`exact_leaf_values`), then re-solves at every public node where it acts and at every public
+    chance node (the start of a round; the re-solve then reaches to the end of that round), each with
+    CFR-D's gadget, cut ``depth`` rounds below.  From one re-solve to the next it carries its own range
+    (its reach under the re-solve's average) and the opponent's counterfactual values at each node of
+    that re-solve, averaged over the opponent's passes with the average strategy's weights (CFR-D:
+    the values of the average; recomputing them at the end, as best responses against the average with
+    the leaves re-evaluated there, made the agent unstable in the iterations, Leduc exact leaves
+    0.34 / 0.12 / 0.39 at 30 / 100 / 300, where the averages give 0.23 / 0.056 / 0.022).  The agent's
+    strategy at a node is the average of the re-solve rooted there, or of the last one covering it
+    until it re-solves there; nodes its range never reaches play uniformly (no value depends on them).
+    Both seats make a profile of the whole tree, whose NashConv is exact.  Leduc, DCFR x N per
+    re-solve, 107 re-solves: exact leaves 0.231 / 0.056 / 0.022 (N = 30 / 100 / 300; 8, 25, 71 s), a
+    4,000-subgame network 0.220 / 0.099 / 0.077 (1, 3, 10 s)."""
+    from ..solvers.rules import DCFR
+    from .depth_limited import CHANCE_NODE, Gadget
+    from .policy import PublicPolicy
+
+    variant = variant or DCFR()
+    t0 = time.perf_counter()
+    calls = [0]
+
+    def counted(node, r0, r1):
+        calls[0] += 1
+        return function(node, r0, r1)
+
+    probs = [np.full(n, 0.0) for n in tree.infoset_actions()]
+    resolves = [0, 0]
+    for q in (0, 1):
+        o = 1 - q
+        carried: dict = {}  # node -> (q's reach, o's alternative values)
+        points = [n for n in range(tree.n_nodes)
+                  if (tree.kind[n] == DECISION and int(tree.player[n]) == q) or tree.kind[n] == CHANCE_NODE]
+        for n in [0, *[m for m in points if m != 0]]:
+            if n == 0:
+                top = tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges)
+                gadget = None
+            else:
+                if n not in carried:
+                    continue
+                reach, alt = carried[n]
+                if not reach.any():
+                    continue
+                top = (reach, np.ones(tree.n_hands[o])) if q == 0 else (np.ones(tree.n_hands[o]), reach)
+                gadget = Gadget("gate", o, alt)
+            cut_at = depth + 1 if tree.kind[n] == CHANCE_NODE else depth
+            game = TruncatedGame.with_values(tree, cut_at, counted, root=n, top=top)
+            solver = TruncatedSolver(game, variant, gadget, record=o)
+            solver.iterate(iterations)
+            resolves[q] += 1
+            avg = solver.average_strategy()
+            for m, table in avg.items():
+                if int(tree.player[m]) == q:
+                    off, size = int(tree.offset[m]), table.size
+                    probs[q][off:off + size] = table.reshape(-1)
+            r = game.reaches(avg, top)  # q's reach under its average (o's part unused)
+            for m, total in solver.recorded.items():
+                if m != n:
+                    carried[m] = (r[q][m], total / solver.recorded_weight)
+    for p in (0, 1):
+        for n in tree.decision_nodes(p).tolist():
+            off, size = int(tree.offset[n]), int(tree.n_children[n]) * tree.n_hands[p]
+            block = probs[p][off:off + size]
+            if not block.any():
+                block[:] = 1.0 / int(tree.n_children[n])
+    return ContinualResult(PublicPolicy(tree, probs), resolves, time.perf_counter() - t0, calls[0])
