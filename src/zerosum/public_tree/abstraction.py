@@ -124,6 +124,8 @@ def abstract_solver(tree: PublicTree, k: int, algorithm: str = "lcfr", dtype: st
     if algorithm not in LINEAR:
         raise ZerosumError(f"card abstraction on the public tree ties regrets by their mean, exact for the linear "
                            f"rules only: use -a {' or -a '.join(LINEAR)}, not {algorithm}")
+    if dtype == "int16":
+        raise ZerosumError("card abstraction ties float sums; drop --option dtype=int16 (16-bit storage)")
     abstraction = Abstraction(tree, k)
     cls = public_solver_class(algorithm, dtype)
     solver = type("Abstract" + cls.__name__, (cls,), {"sweep_depth_first": True, "shape_pass": False})(tree, **options)

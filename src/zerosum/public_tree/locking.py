@@ -208,6 +208,9 @@ def lock_solver(solver, locks: NodeLocks):
     converted to the form's layout), then sets the lock (see the module docstring)."""
     from .passes import Workspace, per_node_fits
 
+    if getattr(solver, "scales", None) is not None:
+        raise ZerosumError("node locking writes the locked strategy into float sums; drop --option dtype=int16 "
+                           "(16-bit storage) to lock nodes")
     if locks.tree is not solver.tree and locks.tree.labels != solver.tree.labels:
         raise ZerosumError("the locks were made for another public tree")
     if not hasattr(solver, "regrets") or getattr(solver, "name", "") == "pcs-mccfr":

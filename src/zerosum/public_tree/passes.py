@@ -64,6 +64,7 @@ class Workspace:
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
         self.no_cut = np.zeros((0, 2, width), dtype=dtype)
+        self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
         self.active = np.zeros(0, dtype=np.int8)
         self.iw = np.zeros(0, dtype=np.float64)
         self.visited = 0
@@ -112,7 +113,7 @@ class Workspace:
                      np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
         return self._cut
 
-    def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale):
+    def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale, scales):
         """The depth-first pass in ``threads`` threads: the trunk down to the cut nodes (one
         thread), their subtrees (:func:`~zerosum.public_tree.kernels.cut_thread`, one call per
         thread, in parallel), the trunk up from their values (one thread); the figures are the
@@ -124,9 +125,9 @@ class Workspace:
         rp, ro = self.ranges[p], self.ranges[1 - p]
         head = (*self.args, p, rp, ro, src_p, src_o, mode, avg, weight, rule)
         kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 1, slot, cut_reach,
-                         cut_val)
+                         cut_val, scales)
         args = (*head, cs, self.no_sample, regrets_p, predict, pscale, scratch, slot, task_node, task_slot, cut_reach,
-                child_val, cut_val)
+                child_val, cut_val, scales)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
         others = [self._pool.submit(kernels.cut_thread, *args, t, self.threads) for t in range(1, self.threads)]
@@ -135,13 +136,17 @@ class Workspace:
             visited[t] = f.result()
         kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node)
         value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
-                                     cut_reach, cut_val)
+                                     cut_reach, cut_val, scales)
         self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
         return value
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
-             regrets_p=None, predict: int = 0, pscale: float = 1.0) -> float:
+             regrets_p=None, predict: int = 0, pscale: float = 1.0, scales=None) -> float:
+        """One pass of player p (``mode``: kernels.UPDATE, BEST_RESPONSE or EXPECT); ``scales``: the
+        updating player's node scales where its sums are 16-bit (float32 [2, nodes], depth-first
+        pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`).  Returns p's expected payoff."""
         rule = as_rule(rule)
+        scales = self.no_scales if scales is None else scales
         n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         avg = self.empty if avg_p is None else avg_p
         sample = self.no_sample if sample is None else sample
@@ -151,14 +156,16 @@ class Workspace:
                 self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key))
             if self.threads > 1 and not len(sample) and self.has_chance:
                 return self._walk_cut(p, src_p, src_o, mode, avg, float(weight), rule,
-                                      src_p if regrets_p is None else regrets_p, int(predict), float(pscale))
+                                      src_p if regrets_p is None else regrets_p, int(predict), float(pscale), scales)
             # dfs_from with no cut (kernels.walk_dfs's pass), its arguments of the types the threads' pass gives
             # it, so one compiled version serves both
             value, self.visited = kernels.dfs_from(
                 *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
                 self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1],
-                0, 0, self.no_sample, self.no_cut, self.no_cut)
+                0, 0, self.no_sample, self.no_cut, self.no_cut, scales)
             return value
+        if len(scales):
+            raise AssertionError("16-bit sums run on the depth-first pass")
         if predict:
             raise AssertionError("predictive updates run on the depth-first pass")
         if len(sample) and len(self.active) != self.tree.n_nodes:

@@ -42,7 +42,12 @@ from .passes import ShapeWorkspace, Workspace, nash_conv_public, per_node_fits
 from .policy import normalized
 from .terminals import SWEEP
 
-DTYPES = ("float64", "float32")
+DTYPES = ("float64", "float32", "int16")
+
+#: ``dtype="int16"``: 16-bit storage, as the best poker solvers keep their sums (postflop-solver's
+#: compression): regrets as int16 and the average's sums as uint16, one float32 scale per node for
+#: each, the depth-first pass in float32 (see :func:`zerosum.public_tree.kernels.dfs_from`)
+COMPRESSED = "int16"
 
 
 def as_public_tree(game) -> PublicTree:
@@ -78,7 +83,7 @@ def check_threads(threads) -> int:
 def check_dtype(dtype) -> str:
     """The dtype of a public-tree solver's sums, or a one-line refusal."""
     if dtype not in DTYPES:
-        raise ZerosumError(f"dtype must be float64 or float32, got {dtype!r}")
+        raise ZerosumError(f"dtype must be float64, float32 or int16 (16-bit storage), got {dtype!r}")
     return str(dtype)
 
 
@@ -94,6 +99,8 @@ def public_state(solver, regrets, average) -> dict:
     for p in (0, 1):
         state[f"regrets{p}"] = regrets[p]
         state[f"average{p}"] = average[p]
+        if getattr(solver, "scales", None) is not None:  # 16-bit storage: each node's two scales
+            state[f"scales{p}"] = solver.scales[p]
     return solver.variant.save(state)
 
 
@@ -156,12 +163,26 @@ class PublicTreeSolver(IterativeSolver):
         self.game = self.tree
         self.iteration = 0
         self.nodes_touched = 0
-        dt = np.dtype(self.dtype)
         ia = self.tree.infoset_actions()
-        self.regrets = [np.zeros(n, dtype=dt) for n in ia]
-        self.average = [np.zeros(n, dtype=dt) for n in ia]
+        #: 16-bit storage: per player, float32 [2, nodes], each node's regret and average scales
+        self.scales = None
+        if self.dtype == COMPRESSED:
+            if self.variant.predictive:
+                raise ZerosumError(f"{self.variant.name} stores its strategies in floats; 16-bit storage "
+                                   f"(dtype=int16) runs cfr, cfr+, lcfr, dcfr and hs-dcfr")
+            if isinstance(self, PublicChanceSampling):
+                raise ZerosumError("pcs-mccfr samples one deal per chance node; 16-bit storage (dtype=int16) "
+                                   "runs the full-width variants")
+            dt = np.dtype(np.float32)  # the passes' vectors
+            self.regrets = [np.zeros(n, dtype=np.int16) for n in ia]
+            self.average = [np.zeros(n, dtype=np.uint16) for n in ia]
+            self.scales = [np.zeros((2, self.tree.n_nodes), dtype=np.float32) for _ in (0, 1)]
+        else:
+            dt = np.dtype(self.dtype)
+            self.regrets = [np.zeros(n, dtype=dt) for n in ia]
+            self.average = [np.zeros(n, dtype=dt) for n in ia]
         self.shapes = None
-        if self.variant.predictive:  # the depth-first pass carries the prediction
+        if self.variant.predictive or self.scales is not None:  # the depth-first pass carries the prediction
             self.workspace = Workspace(self.tree, dt, threads=self.threads)
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
         elif self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
@@ -207,7 +228,8 @@ class PublicTreeSolver(IterativeSolver):
                 self.nodes_touched += 2 * ws.visited
             else:
                 for p in (0, 1):
-                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule)
+                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule,
+                            scales=None if self.scales is None else self.scales[p])
                     self.nodes_touched += ws.visited
                     if self.locks is not None:
                         self.locks.apply(self, p)
@@ -278,7 +300,8 @@ class PublicTreeSolver(IterativeSolver):
     def nbytes(self) -> int:
         """Solver state (regrets, average, stored strategies) plus the pass's per-node vectors."""
         stored = sum(a.nbytes for a in self.stored) if self.shapes is not None else 0
-        return sum(a.nbytes for a in self.regrets + self.average) + stored + self.workspace.nbytes()
+        scales = sum(a.nbytes for a in self.scales) if self.scales is not None else 0
+        return sum(a.nbytes for a in self.regrets + self.average) + stored + scales + self.workspace.nbytes()
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
@@ -297,6 +320,12 @@ class PublicTreeSolver(IterativeSolver):
 
             restore_locks(self, str(state["locks"]) if "locks" in state else None)
         load_sums(state, self.regrets, self.average, self.shapes)
+        if self.scales is not None:
+            for p in (0, 1):
+                saved = np.asarray(state[f"scales{p}"])
+                if saved.shape != self.scales[p].shape:
+                    raise ZerosumError("the saved state's scales do not match this game's public tree")
+                self.scales[p][:] = saved
         if self.shapes is not None:
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
         self.iteration = int(state["iteration"])

@@ -58,6 +58,8 @@ class SplitDriver(IterativeSolver):
         if self.variant.predictive:
             raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
         self.dtype = check_dtype(dtype)
+        if self.dtype == "int16":
+            raise ZerosumError("16-bit storage (dtype=int16) runs in one process; drop --ray or use float32")
         self.n_workers = int(workers)
         self.checkpoint_every = max(int(checkpoint_every), 1)
         self.checkpoint_dir = checkpoint_dir
