@@ -136,7 +136,7 @@ def test_gadget_values_equal_the_blueprint_cbvs(leduc_blueprint, resolver):
 
 
 def _bp_file(tmp_path, game="leduc", n=20):
-    path = tmp_path / f"{game}.json"
+    path = tmp_path / f"{game}-{n}.json"
     r = CliRunner().invoke(cli, ["solve", game, "-n", str(n), "--form", "history-tree", "--save", str(path), "--json"])
     assert r.exit_code == 0, r.output
     return path
@@ -161,7 +161,8 @@ def test_cli_resolve_prints_both_nashconvs_and_saves(tmp_path):
     (["--option", "node=Q:cc/", "--option", "method=greedy"], "unknown re-solving method 'greedy'"),
     (["--option", "node=Q:cc/", "--option", "depth=1"], "runs on the public tree, and leduc has none"),
     (["--option", "depth=1"], "depth-limited solving runs on the public tree"),
-    (["--option", "node=Q:cc/", "--checkpoints", "10"], "-a resolve takes -n, --option and --save, not --checkpoints"),
+    (["--option", "node=Q:cc/", "--checkpoints", "10"],
+     "-a resolve takes -n, --option, --save, --save-state and --resume, not --checkpoints"),
 ])
 def test_cli_resolve_refusals(tmp_path, args, message):
     bp = _bp_file(tmp_path)
@@ -178,6 +179,34 @@ def test_cli_resolve_refuses_a_blueprint_of_another_game(tmp_path):
     assert "zerosum solve leduc --form history-tree" in r.output and r.output.count("\n") == 1
     r = CliRunner().invoke(cli, ["solve", "leduc", "-a", "resolve", "--option", "node=Q:cc/"])
     assert r.exit_code == 1 and "needs --option blueprint=" in r.output
+
+
+@pytest.mark.parametrize("method", ["unsafe", "reach"])
+def test_cli_resolve_resumes_to_the_same_figures(tmp_path, method):
+    """20 iterations saved, resumed to 50: the combined profile and both subgames' NashConv are
+    those of one 50-iteration run, to the last bit; other nodes, blueprints and -n below the saved
+    iterations are refused in one line."""
+    bp, bp2 = _bp_file(tmp_path), _bp_file(tmp_path, n=30)
+
+    def run(n, *extra, blueprint=bp, node="Q:cc/", how=method):
+        return CliRunner().invoke(cli, ["solve", "leduc", "-a", "resolve", "--option", f"blueprint={blueprint}",
+                                        "--option", f"node={node}", "--option", f"method={how}", "-n", str(n),
+                                        "--json", *extra])
+
+    state = tmp_path / "rs.npz"
+    whole = json.loads(run(50).output)
+    first = run(20, "--save-state", str(state))
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["state"] == str(state)
+    resumed = json.loads(run(50, "--resume", str(state)).output)
+    assert resumed["nash_conv"] == whole["nash_conv"] != json.loads(first.output)["nash_conv"]
+    assert [s["subgame_nash_conv"] for s in resumed["subgames"]] == [s["subgame_nash_conv"] for s in whole["subgames"]]
+    other = "resolve" if method != "resolve" else "unsafe"
+    for r, message in ((run(50, "--resume", str(state), blueprint=bp2), "made for another blueprint"),
+                       (run(50, "--resume", str(state), node="K:cc/"), "made for node 'Q:cc/', not 'K:cc/'"),
+                       (run(50, "--resume", str(state), how=other), f"made for method '{method}', not '{other}'"),
+                       (run(10, "--resume", str(state)), "ran 20 iterations, more than -n 10")):
+        assert r.exit_code == 1 and message in r.output and r.output.count("\n") == 1, r.output
 
 
 def test_experiment_subgames_quick():

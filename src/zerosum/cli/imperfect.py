@@ -235,11 +235,10 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if algorithm == "resolve":  # re-solving a saved blueprint: zerosum.cli.resolve
         from .resolve import solve_resolve
 
-        unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
-                                 ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
+        unused = [f for f, v in (("--checkpoints", checkpoints), ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
                                  ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
                                  ("--form public-tree", form == "public-tree")) if v]
-        solve_resolve(g, iterations, options, save_path, as_json, seed, unused)
+        solve_resolve(g, iterations, options, save_path, as_json, seed, unused, state_path, resume_path)
         return
     if algorithm == "continual":  # the continual re-solving agent, tabulated: zerosum.cli.continual
         from .continual import solve_continual

@@ -28,21 +28,24 @@ DEPTH_OPTIONS = {"blueprint": None, "node": None, "method": None, "depth": None,
 LEAVES = ("blueprint", "exact", "network")
 
 
-def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
+def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=(), state_path=None,
+                  resume_path=None) -> None:
     """Run -a resolve on the loaded game ``g`` and print the result (see the module docstring);
-    ``unused``: flags of ``zerosum solve`` given that -a resolve does not take."""
+    ``unused``: flags of ``zerosum solve`` given that -a resolve does not take; ``state_path`` /
+    ``resume_path``: ``--save-state`` / ``--resume`` of the subgame solves (history tree)."""
     from ..core.compile import compiled
     from ..core.policy import TabularPolicy
     from ..solvers import SOLVERS
-    from ..solvers.resolve import METHODS, resolve
+    from ..solvers.resolve import METHODS, blueprint_digest, resolve
 
     public_keys = {"depth", "leaf", "network", "samples", "continuations"}
     if public_keys & set(parse_params(options, flag="--option")) or "--form public-tree" in unused or g.name == "holdem":
+        extra = [f for f, v in (("--save-state", state_path), ("--resume", resume_path)) if v]
         solve_depth_limited(g, iterations, options, save_path, as_json, seed,
-                            [u for u in unused if u != "--form public-tree"])
+                            [u for u in unused if u != "--form public-tree"] + extra)
         return
     if unused:
-        raise ZerosumError(f"-a resolve takes -n, --option and --save, not {', '.join(unused)}; drop "
+        raise ZerosumError(f"-a resolve takes -n, --option, --save, --save-state and --resume, not {', '.join(unused)}; drop "
                            f"{'it' if len(unused) == 1 else 'them'}")
     if seed is not None:
         raise ZerosumError("-a resolve takes no --seed (the CFR variants it runs are deterministic); drop --seed")
@@ -73,10 +76,22 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
     except ZerosumError as e:
         raise ZerosumError(f"{e}; make a blueprint of {g.id} with: zerosum solve {g.name} --form history-tree "
                            f"-n 30 --save bp.json" + (" (with the same --param)" if g.params() else "")) from None
+    meta = {"game": g.id, "node": opts["node"], "method": opts["method"], "solver": solver,
+            "blueprint_digest": blueprint_digest(blueprint)}
+    states = None if not resume_path else load_resolve_state(resume_path, meta)
     t0 = time.perf_counter()
-    r = resolve(g, blueprint, opts["node"], opts["method"], solver, iterations)
+    r = resolve(g, blueprint, opts["node"], opts["method"], solver, iterations, states=states,
+                keep_states=bool(state_path))
     out = {"game": g.id, "algorithm": "resolve", "blueprint": opts["blueprint"], **r.to_dict(),
            "solve_s": time.perf_counter() - t0}
+    if resume_path:
+        out["resumed"] = resume_path
+    if state_path:
+        if any(st is None for st in r.states):
+            raise ZerosumError(f"--option solver={solver} solves in one shot: there is no state to save; drop "
+                               f"--save-state")
+        save_resolve_state(state_path, meta, r.states)
+        out["state"] = state_path
     if save_path:
         r.policy.save(save_path)
         out["saved"] = save_path
@@ -96,6 +111,59 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
     c.print(f"  NashConv of the combined profile:  {r.nash_conv:.6f}")
     if save_path:
         c.print(f"  saved the combined policy to {save_path}")
+
+
+#: what a re-solve's state file says it is (``--save-state`` of ``-a resolve``)
+RESOLVE_STATE = "zerosum.resolve-state"
+
+
+def save_resolve_state(path, meta: dict, states: list) -> None:
+    """``--save-state`` of -a resolve: one .npz (atomically) holding what the re-solve was (game,
+    public state, method, solver, the blueprint's digest) and each subgame solver's state, its
+    keys prefixed ``solve{k}/``."""
+    import numpy as np
+
+    from .common import write_atomic
+
+    data = {"format": np.array(RESOLVE_STATE), "solves": np.array(len(states)),
+            **{k: np.array(v) for k, v in meta.items()}}
+    for k, st in enumerate(states):
+        data.update({f"solve{k}/{key}": np.asarray(v) for key, v in st.items()})
+
+    def write(tmp):
+        with open(tmp, "wb") as f:
+            np.savez(f, **data)
+
+    write_atomic(path, write, "state file")
+
+
+def load_resolve_state(path, meta: dict) -> list:
+    """``--resume`` of -a resolve: the subgame solvers' states from ``path``, refused in one line if
+    it is not a re-solve's state or was made for another game, public state, method, solver or
+    blueprint (``meta``: this run's, as :func:`save_resolve_state` writes it)."""
+    import zipfile
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in f.files}
+    except OSError as e:
+        raise ZerosumError(f"cannot read state file {str(path)!r}: {e.strerror or e}") from None
+    except (ValueError, zipfile.BadZipFile):
+        raise ZerosumError(f"{str(path)!r} is not a zerosum state file") from None
+    if str(data.get("format", "")) != RESOLVE_STATE:
+        raise ZerosumError(f"{str(path)!r} is not the state of a re-solve (zerosum solve GAME -a resolve "
+                           f"--save-state FILE writes one)")
+    for key, value in meta.items():
+        saved = str(data.get(key, ""))
+        if saved != str(value):
+            what = "another blueprint (its probabilities differ)" if key == "blueprint_digest" else \
+                f"{key} {saved!r}, not {str(value)!r}"
+            raise ZerosumError(f"the saved re-solve was made for {what}; resume it with the same "
+                               f"game, --option node, method, solver and blueprint")
+    return [{key.split("/", 1)[1]: v for key, v in data.items() if key.startswith(f"solve{k}/")}
+            for k in range(int(data["solves"]))]
 
 
 def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
@@ -345,4 +413,5 @@ def print_lbr(lbr: dict) -> None:
             f"(a lower bound of NashConv)")
 
 
-__all__ = ["DEPTH_OPTIONS", "DESCRIPTION", "OPTIONS", "print_lbr", "solve_depth_limited", "solve_resolve"]
+__all__ = ["DEPTH_OPTIONS", "DESCRIPTION", "OPTIONS", "RESOLVE_STATE", "load_resolve_state", "print_lbr", "save_resolve_state",
+           "solve_depth_limited", "solve_resolve"]

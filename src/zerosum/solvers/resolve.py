@@ -330,6 +330,9 @@ class Resolved:
     blueprint_nash_conv: float
     nash_conv: float
     subgames: list[SubgameSolve]
+    #: each subgame solver's state (its ``state_dict()``, None for a one-shot solver), in solve order,
+    #: where asked for (``keep_states``)
+    states: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
         """The fields of ``zerosum solve -a resolve --json`` (less the game and the file)."""
@@ -339,15 +342,49 @@ class Resolved:
 
 
 def _solve(sub_cg, solver: str, iterations: int) -> TabularPolicy:
+    """The subgame's policy solved by ``solver`` for ``iterations`` (see :func:`_solve_from`)."""
+    return _solve_from(sub_cg, solver, iterations)[0]
+
+
+def _solve_from(sub_cg, solver: str, iterations: int, state: dict | None = None):
+    """The subgame solved by ``solver`` to ``iterations`` in all (from ``state``, a saved state of
+    the same subgame solve, where given): its policy and the solver (for its state)."""
     from . import SOLVERS
 
     if solver not in SOLVERS:
         raise ZerosumError(f"unknown solver {solver!r} for the subgame; choose from {', '.join(sorted(SOLVERS))}")
     s = SOLVERS[solver](sub_cg)
+    if state is not None:
+        if not hasattr(s, "load_state_dict"):
+            raise ZerosumError(f"the subgame solver {solver} has no state to resume")
+        s.load_state_dict(state)
+        if s.iteration > iterations:
+            raise ZerosumError(f"the saved re-solve ran {s.iteration} iterations, more than -n {iterations}; "
+                               f"resume with -n {s.iteration} or more")
     s.run(1 if not hasattr(s, "iterate") else iterations, [])
     if getattr(s, "result_strategy", "average") == "current":
-        return s.current_policy()
-    return s.average_policy()
+        return s.current_policy(), s
+    return s.average_policy(), s
+
+
+def _state_of(solver) -> dict | None:
+    """A subgame solver's state, or None where it has none (the LP, one-shot solvers)."""
+    try:
+        return solver.state_dict() if hasattr(solver, "state_dict") else None
+    except ZerosumError:
+        return None
+
+
+def blueprint_digest(blueprint: TabularPolicy) -> str:
+    """A fingerprint of a blueprint's probabilities (SHA-256 of the arrays): a saved re-solve
+    resumes only on the blueprint it was made from (another one changes the subgame's ranges and
+    gadget values, not its shape, so nothing else would notice)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for pi in blueprint.probs:
+        h.update(np.ascontiguousarray(pi, dtype=np.float64).tobytes())
+    return h.hexdigest()
 
 
 def build_subgame(game: Game, blueprint: TabularPolicy, node: str, method: str, resolver: int | None = None,
@@ -390,23 +427,30 @@ def build_subgame(game: Game, blueprint: TabularPolicy, node: str, method: str, 
 
 
 def resolve(game: Game, blueprint: TabularPolicy, node: str, method: str = "resolve", solver: str = "cfr+",
-            iterations: int = 1000, roots: list[Root] | None = None) -> Resolved:
+            iterations: int = 1000, roots: list[Root] | None = None, states: list | None = None,
+            keep_states: bool = False) -> Resolved:
     """Re-solve ``blueprint`` at public state ``node`` by ``method`` with ``solver`` for ``iterations``;
     the combined profile with both NashConvs (see the module docstring).  ``roots``: the state's
-    roots if already found (:func:`find_roots_many`), to save the walk."""
+    roots if already found (:func:`find_roots_many`), to save the walk.  ``states``: the subgame
+    solvers' saved states (``Resolved.states`` of an earlier call with the same arguments but
+    fewer iterations), to resume them: the same figures as one run of ``iterations``;
+    ``keep_states``: put the solvers' states in ``Resolved.states`` (None for a one-shot solver)."""
     if method not in METHODS:
         raise ZerosumError(f"unknown re-solving method {method!r}; choose from {', '.join(METHODS)}")
     cg = policy_for(game, blueprint)
     roots = find_roots(game, cg, blueprint, node) if roots is None else roots
     probs = [pi.copy() for pi in blueprint.probs]
-    solves = []
+    solves, saved = [], []
     plans = [((0, 1), None)] if method == "unsafe" else [((0,), 0), ((1,), 1)]
     for players, resolver in plans:
         if resolver is not None and sum(r.chance * r.reach[resolver] for r in roots) <= 0:
             continue  # this player never gets here: its blueprint stays
         sub, info = build_subgame(game, blueprint, node, method, resolver, roots)
         sub_cg = compile_game(sub, estimate=False)
-        pol = _solve(sub_cg, solver, iterations)
+        if states is not None and len(states) <= len(saved):
+            raise ZerosumError("the saved re-solve holds fewer subgame solves than this one makes")
+        pol, sub_solver = _solve_from(sub_cg, solver, iterations, None if states is None else states[len(saved)])
+        saved.append(_state_of(sub_solver) if keep_states else None)
         for p in players:
             _write_back(cg.treeplexes[p], sub_cg.treeplexes[p], probs[p], pol.probs[p])
         rows = []
@@ -417,7 +461,7 @@ def resolve(game: Game, blueprint: TabularPolicy, node: str, method: str = "reso
         solves.append(SubgameSolve(players, sub.mode, sub_cg.sizes(), evaluate(sub_cg, pol).nash_conv, pol, rows))
     combined = TabularPolicy(cg, probs)
     return Resolved(combined, node, method, solver, iterations, len(roots), evaluate(cg, blueprint).nash_conv,
-                    evaluate(cg, combined).nash_conv, solves)
+                    evaluate(cg, combined).nash_conv, solves, saved)
 
 
 def _write_back(full_tree, sub_tree, pi_full: np.ndarray, pi_sub: np.ndarray) -> None:
@@ -452,5 +496,5 @@ def public_states(game: Game) -> list[str]:
     return out
 
 
-__all__ = ["METHODS", "Resolved", "Subgame", "build_subgame", "find_roots", "find_roots_many", "gadget_cbvs", "gifts", "public_state",
+__all__ = ["METHODS", "Resolved", "Subgame", "blueprint_digest", "build_subgame", "find_roots", "find_roots_many", "gadget_cbvs", "gifts", "public_state",
            "public_states", "resolve", "strategy_on"]
