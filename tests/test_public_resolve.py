@@ -104,3 +104,28 @@ def test_cli(tmp_path):
                          (["--option", "method=reach", "--option", "depth=1"], "add --option node=LABEL")]:
         r = CliRunner().invoke(cli, ["solve", "holdem", *params, "-a", "resolve", "--option", f"blueprint={bp}", *extra])
         assert r.exit_code != 0 and words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("extra", [["--option", "depth=1", "--option", "continuations=2"],
+                                   ["--form", "public-tree", "--option", "node=Q:cc/", "--option", "method=reach"]])
+def test_cli_resumes_to_the_same_figures(tmp_path, extra):
+    """Depth-limited solving from the root and a public-tree re-solve: 15 iterations saved, resumed
+    to 40, the NashConv of one 40-iteration run to the last bit; other options refused in one line."""
+    bp = tmp_path / "bp.json"
+    assert CliRunner().invoke(cli, ["solve", "poker", "--form", "public-tree", "-n", "10", "--save", str(bp)]).exit_code == 0
+    state = tmp_path / "s.npz"
+
+    def run(n, *more, options=extra):
+        return CliRunner().invoke(cli, ["solve", "poker", "-a", "resolve", "--option", f"blueprint={bp}", *options,
+                                        "-n", str(n), "--json", *more])
+
+    whole = json.loads(run(40).output)
+    first = run(15, "--save-state", str(state))
+    assert first.exit_code == 0, first.output
+    resumed = json.loads(run(40, "--resume", str(state)).output)
+    assert resumed["nash_conv"] == whole["nash_conv"] != json.loads(first.output)["nash_conv"]
+    assert resumed["resumed"] == str(state)
+    other = run(40, "--resume", str(state), options=[*extra, "--option", "bias=2"])
+    assert other.exit_code == 1 and "made for bias" in other.output and other.output.count("\n") == 1
+    short = run(10, "--resume", str(state))
+    assert short.exit_code == 1 and "ran 15 iterations, more than -n 10" in short.output

@@ -40,9 +40,8 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
 
     public_keys = {"depth", "leaf", "network", "samples", "continuations"}
     if public_keys & set(parse_params(options, flag="--option")) or "--form public-tree" in unused or g.name == "holdem":
-        extra = [f for f, v in (("--save-state", state_path), ("--resume", resume_path)) if v]
         solve_depth_limited(g, iterations, options, save_path, as_json, seed,
-                            [u for u in unused if u != "--form public-tree"] + extra)
+                            [u for u in unused if u != "--form public-tree"], state_path, resume_path)
         return
     if unused:
         raise ZerosumError(f"-a resolve takes -n, --option, --save, --save-state and --resume, not {', '.join(unused)}; drop "
@@ -166,11 +165,13 @@ def load_resolve_state(path, meta: dict) -> list:
             for k in range(int(data["solves"]))]
 
 
-def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=()) -> None:
+def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=(), state_path=None,
+                        resume_path=None) -> None:
     """``-a resolve`` on the public tree: with ``--option node=LABEL`` re-solving at that public node
     (:mod:`zerosum.public_tree.resolve`, depth-limited with ``--option depth=N``), without it
     depth-limited solving from the root (:mod:`zerosum.public_tree.depth_limited`); printed with the
-    combined profile's exact NashConv."""
+    combined profile's exact NashConv.  ``--save-state`` / ``--resume`` (``state_path``,
+    ``resume_path``) keep and resume the solves, as on the history tree (:func:`save_resolve_state`)."""
     from ..public_tree.compile import public_tree
     from ..public_tree.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
@@ -192,6 +193,9 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     if opts["leaf"] not in LEAVES:
         raise ZerosumError(f"--option leaf={opts['leaf']} is not a leaf value; choose from {', '.join(LEAVES)}")
     if opts["leaf"] != "blueprint":
+        if state_path or resume_path:
+            raise ZerosumError("--option leaf=exact|network re-solves every leaf once it is solved: there is no "
+                               "state to save or resume; drop --save-state / --resume")
         _solve_leaf_values(g, iterations, opts, set(kwargs), save_path, as_json)
         return
     if "blueprint" not in opts:
@@ -217,8 +221,16 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
         raise ZerosumError(f"--option bias must be positive, got {bias}")
     blueprint = load_public_policy(g, str(opts["blueprint"]))
     tree = public_tree(g)
+    from ..solvers.resolve import blueprint_digest
+
+    meta = {"game": g.id, "form": "public-tree", "node": str(opts.get("node", "(none: from the root)")),
+            "method": str(opts.get("method", "resolve" if "node" in opts else "depth-limited")),
+            "depth": str(opts.get("depth")), "continuations": str(opts["continuations"]), "solver": solver,
+            "bias": repr(bias), "dtype": str(opts.get("dtype")), "blueprint_digest": blueprint_digest(blueprint)}
+    states = None if not resume_path else load_resolve_state(resume_path, meta)
     if "node" in opts:
-        _resolve_node(g, tree, blueprint, iterations, opts, VARIANTS[solver](), bias, save_path, as_json)
+        _resolve_node(g, tree, blueprint, iterations, opts, VARIANTS[solver](), bias, save_path, as_json,
+                      states, state_path, resume_path, meta)
         return
     t0 = time.perf_counter()
     with progress_bar(iterations * (1 if opts["continuations"] == 1 else 2), f"depth-limited {g.id}",
@@ -230,7 +242,7 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
             done[0] = n
 
         r = depth_limited_solve(tree, blueprint, opts["depth"], iterations, VARIANTS[solver](),
-                                opts["continuations"], bias, opts.get("dtype"), progress)
+                                opts["continuations"], bias, opts.get("dtype"), progress, states)
     wall = time.perf_counter() - t0
     base = nash_conv_public(tree, blueprint.probs)
     ev = nash_conv_public(tree, r.policy.probs)
@@ -239,6 +251,7 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
            "iterations": iterations, "dtype": r.dtype, **r.to_dict(),
            "blueprint_nash_conv": base["nash_conv"], "nash_conv": ev["nash_conv"], "value": ev["value"],
            "pot": tree.pot, "solve_wall_s": wall}
+    _state_outputs(out, r.states, meta, state_path, resume_path)
     if save_path:
         r.policy.save(save_path)
         out["saved"] = save_path
@@ -358,7 +371,17 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
         c.print(f"  saved the policy to {save_path}")
 
 
-def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias: float, save_path, as_json) -> None:
+def _state_outputs(out: dict, states: list, meta: dict, state_path, resume_path) -> None:
+    """Write ``--save-state`` and note ``resumed`` / ``state`` in the JSON object ``out``."""
+    if resume_path:
+        out["resumed"] = resume_path
+    if state_path:
+        save_resolve_state(state_path, meta, states)
+        out["state"] = state_path
+
+
+def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias: float, save_path, as_json,
+                  states=None, state_path=None, resume_path=None, meta=None) -> None:
     """-a resolve --option node=LABEL on the public tree (see :func:`solve_depth_limited`)."""
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.resolve import METHODS, resolve_public
@@ -369,12 +392,13 @@ def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias
                            f"(--option method=resolve)")
     with progress_status(f"re-solving {g.id} at {opts['node']}", enabled=not as_json):
         r = resolve_public(tree, blueprint, str(opts["node"]), method, iterations, variant, opts.get("depth"),
-                           opts["continuations"], bias, opts.get("dtype"))
+                           opts["continuations"], bias, opts.get("dtype"), states=states)
     base = nash_conv_public(tree, blueprint.probs)
     ev = nash_conv_public(tree, r.policy.probs)
     out = {"game": g.id, "algorithm": "resolve", "form": "public-tree", "blueprint": str(opts["blueprint"]),
            "solver": variant.name, **r.to_dict(), "blueprint_nash_conv": base["nash_conv"],
            "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
+    _state_outputs(out, r.states, meta, state_path, resume_path)
     if save_path:
         r.policy.save(save_path)
         out["saved"] = save_path

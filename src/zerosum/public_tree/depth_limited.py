@@ -554,6 +554,56 @@ class TruncatedSolver:
                     self._gadget_update(root_values, rule)
         self.solve_s += time.perf_counter() - t0
 
+    def state_dict(self) -> dict:
+        """The run's state: iteration, each node's regrets and average sums (``regrets/N``,
+        ``average/N``), the gadget's regrets and the recorded values; :meth:`load_state_dict` resumes
+        it on the same truncated game, to the same figures as one run."""
+        state = {"iteration": np.array(self.iteration), "variant": np.array(self.variant.name),
+                 "recorded_weight": np.array(self.recorded_weight)}
+        for n in self.regrets:
+            state[f"regrets/{n}"] = self.regrets[n]
+            state[f"average/{n}"] = self.average[n]
+        for n, v in self.recorded.items():
+            state[f"recorded/{n}"] = v
+        if self.gadget is not None:
+            state["gate"] = self.gate
+        return self.variant.save(state)
+
+    def load_state_dict(self, state: dict) -> None:
+        """Resume from :meth:`state_dict` of a solver of the same truncated game and variant (a
+        one-line refusal otherwise)."""
+        if str(state.get("variant", "")) != self.variant.name:
+            raise ZerosumError(f"the saved solve ran {state.get('variant')}, not {self.variant.name}")
+        self.variant.check(state)
+        keys = {f"regrets/{n}" for n in self.regrets}
+        saved = {k for k in state if k.startswith("regrets/")}
+        if keys != saved or ("gate" in state) != (self.gadget is not None):
+            raise ZerosumError("the saved solve is of another truncated game (its nodes differ)")
+        for n in self.regrets:
+            for name, arrs in (("regrets", self.regrets), ("average", self.average)):
+                a = np.asarray(state[f"{name}/{n}"])
+                if a.shape != arrs[n].shape:
+                    raise ZerosumError("the saved solve is of another truncated game (its hands differ)")
+                arrs[n][...] = a
+        if self.gadget is not None:
+            self.gate[...] = np.asarray(state["gate"])
+        self.recorded = {int(k.split("/", 1)[1]): np.array(v, dtype=np.float64) for k, v in state.items()
+                         if k.startswith("recorded/")}
+        self.recorded_weight = float(state["recorded_weight"])
+        self.iteration = int(state["iteration"])
+
+    def run_to(self, iterations: int, progress=None) -> None:
+        """Iterate up to ``iterations`` in all (``progress(k)`` after each block of k)."""
+        if self.iteration > iterations:
+            raise ZerosumError(f"the saved solve ran {self.iteration} iterations, more than -n {iterations}; "
+                               f"resume with -n {self.iteration} or more")
+        block = max(1, iterations // 20)
+        while self.iteration < iterations:
+            k = min(block, iterations - self.iteration)
+            self.iterate(k)
+            if progress is not None:
+                progress(k)
+
     def average_strategy(self) -> dict:
         """{decision node: [actions x hands]} the normalized average strategy (uniform where none)."""
         return {n: _matched(self.average[n]) for n in self.game.decisions}
@@ -585,6 +635,8 @@ class DepthLimitedResult:
     solve_s: float
     iterations: int
     dtype: str = "float64"
+    #: each solve's state (:meth:`TruncatedSolver.state_dict`), what ``--save-state`` writes
+    states: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
         g = self.games[0]
@@ -600,10 +652,12 @@ def default_dtype(tree: PublicTree) -> str:
 
 def depth_limited_solve(tree: PublicTree, blueprint, depth: int = 1, iterations: int = 100,
                         variant: Variant | None = None, continuations: int = 1, bias: float = BIAS,
-                        dtype: str | None = None, progress=None) -> DepthLimitedResult:
+                        dtype: str | None = None, progress=None, states: list | None = None) -> DepthLimitedResult:
     """Solve ``tree`` above the cut after ``depth`` rounds with ``variant`` x ``iterations`` against
     the blueprint's continuations (one solve with ``continuations=1``, one per player otherwise)
-    and return the combined profile.  ``progress(done, total)`` after each block of iterations."""
+    and return the combined profile.  ``progress(done, total)`` after each block of iterations.
+    ``states``: the solves' saved states (``DepthLimitedResult.states`` of an earlier call with the
+    same arguments), resumed to ``iterations`` in all: the same figures as one run."""
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
         raise ZerosumError(f"iterations must be a positive integer, got {iterations!r}")
     plans = [(None, (0, 1))] if continuations == 1 else [(0, (0,)), (1, (1,))]
@@ -612,19 +666,27 @@ def depth_limited_solve(tree: PublicTree, blueprint, depth: int = 1, iterations:
     done = 0
     dtype = dtype or default_dtype(tree)
     cache: dict = {}
-    for player, keep in plans:
+    saved = []
+    if states is not None and len(states) != len(plans):
+        raise ZerosumError(f"the saved depth-limited run holds {len(states)} solve(s), this one makes {len(plans)}")
+    for k, (player, keep) in enumerate(plans):
         game = truncate(tree, blueprint, depth, continuations, player, bias, dtype, cache)
         solver = TruncatedSolver(game, variant)
-        block = max(1, iterations // 20)
-        while solver.iteration < iterations:
-            k = min(block, iterations - solver.iteration)
-            solver.iterate(k)
-            done += k
+        if states is not None:
+            solver.load_state_dict(states[k])
+            done += solver.iteration
+
+        def advance(step):
+            nonlocal done
+            done += step
             if progress is not None:
                 progress(done, total)
+
+        solver.run_to(iterations, advance)
+        saved.append(solver.state_dict())
         avg = solver.average_strategy()
         strategies.update({n: s for n, s in avg.items() if int(tree.player[n]) in keep})
         games.append(game)
         build += game.build_s
         solve += solver.solve_s
-    return DepthLimitedResult(combined(blueprint, strategies), games, build, solve, iterations, dtype)
+    return DepthLimitedResult(combined(blueprint, strategies), games, build, solve, iterations, dtype, saved)

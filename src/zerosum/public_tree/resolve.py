@@ -29,7 +29,7 @@ values change no regret matching step), so the combined profiles agree (tests: L
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -82,6 +82,8 @@ class PublicResolved:
     solves: list  # per solve: {players, mode, public_nodes, leaves, min_margin}
     build_s: float
     solve_s: float
+    #: each solve's state (:meth:`~zerosum.public_tree.depth_limited.TruncatedSolver.state_dict`)
+    states: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
         return {"node": self.label, "method": self.method, "iterations": self.iterations, "depth": self.depth,
@@ -91,10 +93,13 @@ class PublicResolved:
 
 def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", iterations: int = 100,
                    variant: Variant | None = None, depth: int | None = None, continuations: int = 1,
-                   bias: float = BIAS, dtype: str | None = None, cache: dict | None = None) -> PublicResolved:
+                   bias: float = BIAS, dtype: str | None = None, cache: dict | None = None,
+                   states: list | None = None) -> PublicResolved:
     """Re-solve ``blueprint`` (a PublicPolicy of ``tree``) at public node ``node`` (a label or an index)
     by ``method``, with ``variant`` x ``iterations`` per subgame; the blueprint elsewhere.  ``cache``: a
-    dict kept between calls on the same blueprint (the best-response passes of the gadgets)."""
+    dict kept between calls on the same blueprint (the best-response passes of the gadgets).
+    ``states``: the solves' saved states (``PublicResolved.states`` of an earlier call with the same
+    arguments), resumed to ``iterations`` in all: the same figures as one run."""
     if method not in METHODS:
         raise ZerosumError(f"unknown re-solving method {method!r}; choose from {', '.join(METHODS)}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
@@ -110,7 +115,7 @@ def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", i
     dtype = dtype or default_dtype(tree)
     top = tuple(path_reach(tree, blueprint, n))
     matrices: dict = {}
-    strategies, solves, build, solve = {}, [], 0.0, 0.0
+    strategies, solves, build, solve, saved = {}, [], 0.0, 0.0, []
     plans = [(None, (0, 1))] if method == "unsafe" else [(0, (0,)), (1, (1,))]
     for p, keep in plans:
         if p is not None and not top[p].any():
@@ -130,7 +135,12 @@ def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", i
             mask = np.asarray(vals["denominator"][o]) > 0
             gadget = Gadget("gate" if method == "resolve" else "margin", o, alt, mask)
         solver = TruncatedSolver(game, variant, gadget)
-        solver.iterate(iterations)
+        if states is not None:
+            if len(states) <= len(saved):
+                raise ZerosumError("the saved re-solve holds fewer subgame solves than this one makes")
+            solver.load_state_dict(states[len(saved)])
+        solver.run_to(iterations)
+        saved.append(solver.state_dict())
         avg = solver.average_strategy()
         strategies.update({k: s for k, s in avg.items() if int(tree.player[k]) in keep})
         entry = {"players": list(keep), "mode": "fixed" if gadget is None else gadget.mode,
@@ -141,7 +151,7 @@ def resolve_public(tree: PublicTree, blueprint, node, method: str = "resolve", i
         build += game.build_s
         solve += solver.solve_s
     return PublicResolved(combined(blueprint, strategies), n, tree.labels[n], method, iterations, depth,
-                          continuations, solves, build, solve)
+                          continuations, solves, build, solve, saved)
 
 
 def _min_margin(game, solver: TruncatedSolver, gadget: Gadget) -> float:
