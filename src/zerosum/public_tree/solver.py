@@ -59,9 +59,11 @@ def as_public_tree(game) -> PublicTree:
 
 
 #: a hold'em tree with more information-set-action entries than this (both players) solves in
-#: float32 unless asked otherwise (its two arrays pass 64 MB in float64): the limit turn subgame
-#: Ks7d2c9h (raises=3) is 7.6 M, 123 -> 62 MB, in the same time per iteration (docs/public-tree.md)
-FLOAT32_FROM = 1 << 22
+#: float32 unless asked otherwise (its two arrays pass 16 MB in float64): every spot people solve
+#: (postflop-solver's example turn spot is 1.76 M entries, 28 -> 14 MB and 16.3 -> 15.7 ms an
+#: iteration; the limit turn subgame Ks7d2c9h 7.6 M, 123 -> 62 MB), not the small spots that tests
+#: compare with the history tree to 1e-9 (docs/public-tree.md)
+FLOAT32_FROM = 1 << 20
 
 
 def default_dtype(tree: PublicTree) -> str:
