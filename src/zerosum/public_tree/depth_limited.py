@@ -478,6 +478,8 @@ class TruncatedSolver:
         if self.variant.predictive:
             raise ZerosumError(f"{self.variant.name} is predictive; depth-limited solving runs cfr, cfr+, lcfr, "
                                f"dcfr and hs-dcfr")
+        if self.variant.restarts:
+            raise ZerosumError("depth-limited solving does not restart the average; drop dcfr's restart option")
         t = game.tree
         self.regrets, self.average = {}, {}
         for n in game.decisions:

@@ -217,6 +217,11 @@ class PublicTreeSolver(IterativeSolver):
             self.iteration += 1
             t = self.iteration
             w, rule = v.average_weight(t), v.regret_rule(t)
+            if v.restarts_average(t):  # DCFR's restart=B: the average's sums (and 16-bit scales) emptied
+                for p in (0, 1):
+                    self.average[p][:] = 0
+                    if self.scales is not None:
+                        self.scales[p][1] = 0.0
             if v.predictive:
                 predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
                 for p in (0, 1):

@@ -8,11 +8,13 @@ from .rules import DCFR
 
 
 class DCFRSolver(CFRSolver):
-    """DCFR(alpha, beta, gamma), the paper's (1.5, 0, 2) by default; alternating updates by default
+    """DCFR(alpha, beta, gamma), the paper's (1.5, 0, 2) by default (``restart``: see
+    :class:`~zerosum.solvers.rules.DCFR`); alternating updates by default
     (``alternating=False`` for simultaneous)."""
 
     name = "dcfr"
 
     def __init__(self, game, alternating: bool = True, alpha: float = 1.5, beta: float = 0.0,
-                 gamma: float = 2.0):
-        super().__init__(game, alternating=alternating, variant=DCFR(alpha=alpha, beta=beta, gamma=gamma))
+                 gamma: float = 2.0, restart: int = 0):
+        super().__init__(game, alternating=alternating,
+                         variant=DCFR(alpha=alpha, beta=beta, gamma=gamma, restart=restart))

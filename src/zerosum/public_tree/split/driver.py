@@ -57,6 +57,9 @@ class SplitDriver(IterativeSolver):
         self.variant = CFR() if variant is None else check_variant(variant)
         if self.variant.predictive:
             raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
+        if self.variant.restarts:
+            raise ZerosumError("dcfr restart=B runs in one process (the workers' averages are not restarted); "
+                               "drop --ray or the restart option")
         self.dtype = check_dtype(dtype)
         if self.dtype == "int16":
             raise ZerosumError("16-bit storage (dtype=int16) runs in one process; drop --ray or use float32")
