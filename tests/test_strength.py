@@ -151,3 +151,31 @@ def test_error_messages(call, message):
     with pytest.raises(ZerosumError, match=message) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_tables_kept_between_processes_equal_fresh_ones(tmp_path, monkeypatch):
+    """The on-disk copy (strength.TABLES_CACHE) is what _build_tables gives; a corrupt file, one
+    from another phevaluator, or a place that cannot be written all fall back to building."""
+    from zerosum.poker import strength as st
+
+    fresh = st._build_tables()
+    path = tmp_path / "c" / "tables.npz"
+    monkeypatch.setattr(st, "TABLES_CACHE", path)
+
+    def reload():
+        monkeypatch.setattr(st, "_TABLES", None)
+        return st.strength_tables()
+
+    for tables in (reload(), reload()):  # built and written, then read back
+        assert path.exists()
+        assert all(np.array_equal(a, b) and a.dtype == np.int32 for a, b in zip(tables, fresh))
+    assert st._load_cached(path, st._evaluator_version()) is not None
+    assert st._load_cached(path, "0.0-other") is None  # another evaluator's tables are not used
+    path.write_bytes(b"not an npz")
+    assert st._load_cached(path, st._evaluator_version()) is None
+    assert all(np.array_equal(a, b) for a, b in zip(reload(), fresh))  # rebuilt and rewritten
+    assert st._load_cached(path, st._evaluator_version()) is not None
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    monkeypatch.setattr(st, "TABLES_CACHE", blocked / "tables.npz")  # its folder is a file
+    assert all(np.array_equal(a, b) for a, b in zip(reload(), fresh))
