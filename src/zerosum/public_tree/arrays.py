@@ -116,12 +116,36 @@ def node_scratch(width: int, dtype, entries: int) -> NodeScratch:
                        card_scratch(width))
 
 
+class TerminalBatches(NamedTuple):
+    """Where the depth-first pass evaluates a subtree's terminals together (hold'em's sweep
+    evaluator; :func:`zerosum.public_tree.kernels.batch_plan` makes it, from the tree, once): the
+    subtrees with no chance node below a deal (each river's betting, or the whole tree of a river
+    spot), up to a size.  ``root[n]``: n's batch (-1: n is not the top of one; empty: no batches);
+    batch r's nodes are ``node[start[r]:start[r + 1]]``, breadth first (a node's children are
+    consecutive there, from ``first[i]`` on, local to the batch; -1 at a terminal);
+    ``local[n]``: n's index in its batch (-1 outside one)."""
+
+    root: np.ndarray
+    start: np.ndarray
+    node: np.ndarray
+    first: np.ndarray
+    local: np.ndarray
+
+
+NO_BATCHES = TerminalBatches(*(np.zeros(0, dtype=np.int64) for _ in range(5)))
+
+
 class DepthScratch(NamedTuple):
     """The depth-first pass's vectors per depth (:func:`zerosum.public_tree.kernels.walk_dfs`), made
     once by its caller: reach down (``opp``, ``own``), values up (``val``), regret-matching totals
     (``tot``), per-action values (``cfv``), sampling weights (``iw``, float64), the predictive
     variants' values (``pval``, ``pcfv``: one depth where there is no prediction) and the path
-    (``node``, ``nxt``, int64)."""
+    (``node``, ``nxt``, int64).  Then the terminal batches (``batches``, shared by the threads) and
+    their scratch: the opponent's reach per batch node (``b_reach``, a row per node, 8 more for
+    the showdowns' padding lanes), the terminals' values (``b_val``, a row per node, 8 more), the
+    showdowns' prefix sums eight lanes wide (``b_sums``, float64), a node's reach row
+    (``b_row``), the showdowns of a batch (``b_lanes``) and one row of totals (``b_tot``); all
+    empty where there are no batches."""
 
     opp: np.ndarray
     own: np.ndarray
@@ -133,16 +157,42 @@ class DepthScratch(NamedTuple):
     pcfv: np.ndarray
     node: np.ndarray
     nxt: np.ndarray
+    batches: TerminalBatches
+    b_reach: np.ndarray
+    b_val: np.ndarray
+    b_sums: np.ndarray
+    b_row: np.ndarray
+    b_lanes: np.ndarray
+    b_tot: np.ndarray
 
 
-def depth_scratch(max_depth: int, max_actions: int, width: int, dtype, predict: bool) -> DepthScratch:
+def batch_rows(batches: TerminalBatches) -> int:
+    """The rows of a batch's scratch: its largest batch's nodes and 8 padding lanes (0: none)."""
+    if len(batches.root) == 0:
+        return 0
+    return int(np.diff(batches.start).max()) + 8
+
+
+def batch_scratch(batches: TerminalBatches, width: int, dtype, threads: int = 0) -> tuple:
+    """The six batch scratch arrays of a :class:`DepthScratch` (a leading axis of ``threads``
+    where it is > 0: one set per thread)."""
+    rows = batch_rows(batches)
+    lead = (threads,) if threads > 0 else ()
+    sums = card_scratch_len(width) if rows else 0
+    return (np.zeros(lead + (rows, width), dtype=dtype), np.zeros(lead + (rows, width), dtype=dtype),
+            np.zeros(lead + (sums, 8)), np.zeros(lead + (rows,), dtype=np.int64),
+            np.zeros(lead + (rows,), dtype=np.int64), np.zeros(lead + (width if rows else 0,), dtype=dtype))
+
+
+def depth_scratch(max_depth: int, max_actions: int, width: int, dtype, predict: bool,
+                  batches: TerminalBatches = NO_BATCHES) -> DepthScratch:
     """A :class:`DepthScratch` for a tree of that depth and fan-out (predict: the prediction's too)."""
     d = max_depth + 1
     pd = d if predict else 1
     return DepthScratch(*(np.zeros((d, width), dtype=dtype) for _ in range(4)),
                         np.zeros((d, max_actions, width), dtype=dtype), np.ones(d), np.zeros((pd, width), dtype=dtype),
                         np.zeros((pd, max_actions, width), dtype=dtype), np.zeros(d, dtype=np.int64),
-                        np.zeros(d, dtype=np.int64))
+                        np.zeros(d, dtype=np.int64), batches, *batch_scratch(batches, width, dtype))
 
 
 class ShapeScratch(NamedTuple):
