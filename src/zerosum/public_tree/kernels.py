@@ -498,15 +498,19 @@ def batch_plan(kind, parent, first_child, n_children, board, cap):
 def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums, row, lanes, tot):
     """The values of every terminal of batch r for player p (row ``local`` of ``vals``), from the
     opponent's reach at its top (``reach[0]``): the opponent's reach at each node first, as the
-    depth-first pass computes it (the same operations, so the same figures), then the folds one
-    by one (:func:`terminal`) and the showdowns eight at a time (:func:`_showdown_lanes`), which
-    read each hand's eight indices once for eight terminals.  The pass then enters the batch's
-    nodes without computing the opponent's reach there."""
+    depth-first pass computes it (the same operations, so the same figures), then the showdowns
+    eight at a time (:func:`_showdown_lanes`), which read each hand's eight indices once for eight
+    terminals, and the folds: from a showdown's sums where p's fold and call meet the same reach
+    (:func:`_fold_from_sums`: p facing a bet), else one by one (:func:`terminal`: the opponent's
+    folds).  The pass then enters the batch's nodes without computing the opponent's reach there.
+    ``lanes``: the showdowns, the folds, and per showdown the fold sharing its reach (or -1)."""
     kind, player, n_children, offset = tree.kind, tree.player, tree.n_children, tree.offset
     s0, s1 = batches.start[r], batches.start[r + 1]
+    nb = len(row)
     row[0] = 0
     free = 1
     ns = 0
+    nf = 0
     for i in range(s1 - s0):
         q = batches.node[s0 + i]
         k = kind[q]
@@ -525,13 +529,27 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
                 for a in range(na):
                     row[f + a] = row[i]
         elif k == FOLD:
-            terminal(i, row[i], p, player[q], True, tree.stake[q], tree.board[q], reach, vals, term, cs)
+            lanes[nb + nf] = i
+            nf += 1
         else:
             lanes[ns] = i
             ns += 1
+    b = tree.board[batches.node[s0 + lanes[0]]] if ns > 0 else -1
+    for j in range(ns):
+        lanes[2 * nb + j] = -1
+    for m in range(nf):  # a fold sharing a showdown's reach (and board) is read from its sums
+        i = lanes[nb + m]
+        q = batches.node[s0 + i]
+        attached = False
+        for j in range(ns):
+            if row[lanes[j]] == row[i] and lanes[2 * nb + j] < 0 and tree.board[q] == b:
+                lanes[2 * nb + j] = i
+                attached = True
+                break
+        if not attached:
+            terminal(i, row[i], p, player[q], True, tree.stake[q], tree.board[q], reach, vals, term, cs)
     if ns == 0:
         return
-    b = tree.board[batches.node[s0 + lanes[0]]]
     width = term.cards.shape[0]
     c = term.const[b]
     pad = s1 - s0  # padding lanes write rows pad .. pad + 7
@@ -541,6 +559,27 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
             sums[0, k] = tree.stake[batches.node[s0 + lanes[j]]] * c
         _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, term.qorder, term.qstart, term.pidx,
                         term.cbase, term.chand)
+        for k in range(min(8, ns - c0)):
+            f = lanes[2 * nb + c0 + k]
+            if f >= 0:
+                q = batches.node[s0 + f]
+                st = tree.stake[q]
+                _fold_from_sums(b, p, k, (-st if player[q] == p else st) * c, sums, reach[row[f]], vals[f], width,
+                                term.qorder, term.qstart, term.pidx)
+
+
+@njit(cache=True, error_model="numpy")
+def _fold_from_sums(b, p, k, scale, sums, x, y, width, qorder, qstart, pidx):
+    """A fold's values from lane k of a showdown's sums on the same reach ``x``: the total is the
+    prefix's end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
+    :func:`terminal`'s order, so the same figures as its fold sweep."""
+    o = 1 - p
+    total = sums[52 + qstart[2 * b + o + 1] - qstart[2 * b + o], k]
+    for i in range(width):
+        y[i] = 0.0
+    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
+        h = qorder[g]
+        y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + x[h])
 
 
 @njit(cache=True, error_model="numpy")

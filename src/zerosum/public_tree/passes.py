@@ -42,9 +42,11 @@ BATCH_NODES = 256
 def terminal_batches(tree: PublicTree) -> TerminalBatches:
     """The depth-first pass's terminal batches (:func:`~zerosum.public_tree.kernels.batch_plan`):
     hold'em trees whose sweep keeps each player's hand list (the showdown by prefix sums), none
-    otherwise.  Limit turn subgame Ks7d2c9h (336 batches of 25 nodes, 7 showdowns each), float32,
-    same machine, one after the other: an iteration 76.7 -> 58.7 ms in one thread, 38.1 -> 28.2 ms
-    in two; a check (two best responses, float64) 63.7 -> 52.0 ms; the same figures bit for bit."""
+    otherwise.  Limit turn subgame Ks7d2c9h (336 batches of 25 nodes, 7 showdowns and 6 folds
+    each), float32, same machine, one after the other: an iteration 76.7 -> 58.7 ms in one thread
+    with the showdowns eight at a time, 51-52 ms with p's folds from the showdowns' sums (74-76 ms
+    before, same run); 2 threads 38.1 -> 27 ms; a check (two best responses, float64) 62-65 ->
+    45-49 ms; the same figures bit for bit."""
     term = tree.terminals.kernel_args()
     if term.evaluator != SWEEP or len(term.qorder) == 0:
         return NO_BATCHES
@@ -99,7 +101,7 @@ class Workspace:
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
         cut = sum(a.nbytes for a in self._cut[2:5]) if self._cut else 0
         rows = batch_rows(self.batches)  # a thread's batch scratch (batch_scratch), the plan once
-        batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 16 * rows + 64 * card_scratch_len(
+        batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 32 * rows + 64 * card_scratch_len(
             self.width) if rows else 0
         plan = sum(a.nbytes for a in self.batches)
         return ((self.max_depth + 1) * per_depth + batch) * (self.threads if self._cut else 1) + cut + plan
