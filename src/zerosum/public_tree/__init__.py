@@ -18,8 +18,8 @@ private hands (the poker family and hold'em subgames), its builders and its pass
 * what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
   grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
 
-May import: numpy, numba, :mod:`zerosum.core`, :mod:`zerosum.poker` (the rules it builds from),
-:mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
+May import: numpy, numba (and its llvmlite, for a vector intrinsic in :mod:`.kernels`), :mod:`zerosum.core`,
+:mod:`zerosum.poker` (the rules it builds from), :mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
 :mod:`.split` only), :mod:`zerosum.deep` and :mod:`zerosum.learning` (JAX, in :mod:`.value_net`'s
 training only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
 """

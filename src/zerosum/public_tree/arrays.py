@@ -144,7 +144,7 @@ class DepthScratch(NamedTuple):
     their scratch: the opponent's reach per batch node (``b_reach``, a row per node, 8 more for
     the showdowns' padding lanes), the terminals' values (``b_val``, a row per node, 8 more), the
     showdowns' prefix sums eight lanes wide (``b_sums``, float64), a node's reach row
-    (``b_row``), the showdowns and folds of a batch (``b_lanes``, three rows long: see
+    (``b_row``), the showdowns and folds of a batch (``b_lanes``, three rows and 8 long: see
     :func:`~zerosum.public_tree.kernels.batch_terminals`) and one row of totals (``b_tot``); all
     empty where there are no batches."""
 
@@ -182,7 +182,7 @@ def batch_scratch(batches: TerminalBatches, width: int, dtype, threads: int = 0)
     sums = card_scratch_len(width) if rows else 0
     return (np.zeros(lead + (rows, width), dtype=dtype), np.zeros(lead + (rows, width), dtype=dtype),
             np.zeros(lead + (sums, 8)), np.zeros(lead + (rows,), dtype=np.int64),
-            np.zeros(lead + (3 * rows,), dtype=np.int64), np.zeros(lead + (width if rows else 0,), dtype=dtype))
+            np.zeros(lead + (3 * rows + 8,), dtype=np.int64), np.zeros(lead + (width if rows else 0,), dtype=dtype))
 
 
 def depth_scratch(max_depth: int, max_actions: int, width: int, dtype, predict: bool,

@@ -46,7 +46,8 @@ def terminal_batches(tree: PublicTree) -> TerminalBatches:
     each), float32, same machine, one after the other: an iteration 76.7 -> 58.7 ms in one thread
     with the showdowns eight at a time, 51-52 ms with p's folds from the showdowns' sums (74-76 ms
     before, same run); 2 threads 38.1 -> 27 ms; a check (two best responses, float64) 62-65 ->
-    45-49 ms; the same figures bit for bit."""
+    45-49 ms; 42-45 ms with each hand's eight showdown values as vector operations
+    (:func:`~zerosum.public_tree.kernels._eight_values`); the same figures bit for bit."""
     term = tree.terminals.kernel_args()
     if term.evaluator != SWEEP or len(term.qorder) == 0:
         return NO_BATCHES
@@ -101,7 +102,7 @@ class Workspace:
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
         cut = sum(a.nbytes for a in self._cut[2:5]) if self._cut else 0
         rows = batch_rows(self.batches)  # a thread's batch scratch (batch_scratch), the plan once
-        batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 32 * rows + 64 * card_scratch_len(
+        batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 32 * rows + 64 + 64 * card_scratch_len(
             self.width) if rows else 0
         plan = sum(a.nbytes for a in self.batches)
         return ((self.max_depth + 1) * per_depth + batch) * (self.threads if self._cut else 1) + cut + plan
