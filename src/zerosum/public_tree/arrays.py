@@ -213,7 +213,7 @@ class ShapeScratch(NamedTuple):
 
 
 class Rule(NamedTuple):
-    """The variant's regret rule (:func:`zerosum.solvers.cfr.regret_update`)."""
+    """The variant's regret rule (:func:`zerosum.solvers.rules.regret_update`)."""
 
     pre: float
     pos: float

@@ -9,7 +9,7 @@ opponent's reach vector (and, when updating, p's own reach); bottom-up, every no
 vector (counterfactual: chance and the opponent inside, p's own probabilities not).  ``mode``:
 
 * UPDATE: at p's nodes, instantaneous regrets cfv(a) - v, the variant's regret rule
-  (:func:`zerosum.solvers.cfr.regret_update`, shared with the history tree) and the average
+  (:func:`zerosum.solvers.rules.regret_update`, shared with the history tree) and the average
   strategy accumulated with p's own reach (once per information set, by construction);
 * BEST_RESPONSE: the max over actions at p's nodes;
 * EXPECT: the expectation under p's strategy ``src_p``.
@@ -78,7 +78,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic, overload
 
-from ..solvers.cfr import regret_update
+from ..solvers.rules import regret_update
 from .arrays import DepthScratch
 from .form import CHANCE_NODE, DECISION, FOLD
 

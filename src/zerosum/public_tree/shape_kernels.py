@@ -163,7 +163,7 @@ def _utheir_reach(dst, db, opp, ob, strat_o, so, w, averages, avg_o, aw):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _uregret_den(r, rb, cfv, cb, v, vb, w, pre, pos, neg, floor, den):
-    """:func:`zerosum.solvers.cfr.regret_update` on a run of entries at offsets (unsigned), without
+    """:func:`zerosum.solvers.rules.regret_update` on a run of entries at offsets (unsigned), without
     a branch in the loop (x * 1.0 is x, so multiplying where the rule says nothing changes nothing:
     the same figures), adding each new regret's positive part to ``den`` on the way (the
     denominators of :func:`_unormalize_from`: one pass over the regrets less)."""
@@ -214,7 +214,7 @@ def _usource(sh, e, a, wp, width, tv, val):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _uregret(r, i, cfv, v, pre, pos, neg, floor):
-    """:func:`zerosum.solvers.cfr.regret_update` on one entry (as :func:`_uregret_den`); returns the
+    """:func:`zerosum.solvers.rules.regret_update` on one entry (as :func:`_uregret_den`); returns the
     positive part of the regret as stored."""
     y = r[i] * pre + (cfv - v)
     y = y * (pos if y >= 0.0 else neg)
