@@ -502,8 +502,8 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
     depth-first pass computes it (the same operations, so the same figures), then the showdowns
     eight at a time (:func:`_showdown_lanes`), which read each hand's eight indices once for eight
     terminals, and the folds: from a showdown's sums where p's fold and call meet the same reach
-    (:func:`_fold_from_sums`: p facing a bet), else one by one (:func:`terminal`: the opponent's
-    folds).  The pass then enters the batch's nodes without computing the opponent's reach there.
+    (:func:`_fold_from_sums`: p facing a bet), else four at a time (:func:`_fold_lanes`: the
+    opponent's folds; one left alone by :func:`terminal`).  The pass then enters the batch's nodes without computing the opponent's reach there.
     ``lanes``: the showdowns, the folds, and per showdown the fold sharing its reach (or -1)."""
     kind, player, n_children, offset = tree.kind, tree.player, tree.n_children, tree.offset
     s0, s1 = batches.start[r], batches.start[r + 1]
@@ -538,6 +538,7 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
     b = tree.board[batches.node[s0 + lanes[0]]] if ns > 0 else -1
     for j in range(ns):
         lanes[2 * nb + j] = -1
+    nu = 0  # the folds left (the opponent's, mostly), kept in lanes[nb:nb + nu]
     for m in range(nf):  # a fold sharing a showdown's reach (and board) is read from its sums
         i = lanes[nb + m]
         q = batches.node[s0 + i]
@@ -548,12 +549,30 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
                 attached = True
                 break
         if not attached:
-            terminal(i, row[i], p, player[q], True, tree.stake[q], tree.board[q], reach, vals, term, cs)
+            lanes[nb + nu] = i
+            nu += 1
+    width = term.cards.shape[0]
+    pad = s1 - s0  # padding lanes write rows pad .. pad + 7
+    u = 0
+    while u < nu:  # the folds left four at a time where they share a board, else one by one
+        q = batches.node[s0 + lanes[nb + u]]
+        fb = tree.board[q]
+        k = 1
+        while u + k < nu and k < 4 and tree.board[batches.node[s0 + lanes[nb + u + k]]] == fb:
+            k += 1
+        if k == 1:
+            terminal(lanes[nb + u], row[lanes[nb + u]], p, player[q], True, tree.stake[q], fb, reach, vals, term, cs)
+        else:
+            for j in range(4):  # the lanes' scales, as terminal's
+                qj = batches.node[s0 + lanes[nb + u + min(j, k - 1)]]
+                st = tree.stake[qj]
+                sums[0, 4 + j] = (-st if player[qj] == p else st) * term.const[fb]
+            _fold_lanes(fb, p, sums, reach, vals, row, lanes, nb + u, k, pad, width, term.qorder, term.qstart,
+                        term.cbase, term.chand, term.cards)
+        u += k
     if ns == 0:
         return
-    width = term.cards.shape[0]
     c = term.const[b]
-    pad = s1 - s0  # padding lanes write rows pad .. pad + 7
     for c0 in range(0, ns, 8):
         for k in range(8):  # the lanes' scales (row 0 of sums: the card sums' rows, unused by a showdown)
             j = min(c0 + k, ns - 1)
@@ -581,6 +600,64 @@ def _fold_from_sums(b, p, k, scale, sums, x, y, width, qorder, qstart, pidx):
     for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
         h = qorder[g]
         y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + x[h])
+
+
+@njit(cache=True, error_model="numpy")
+def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards):
+    """Up to four folds of one board at once (``lanes[l0:l0 + k]``; past k the last one again, into
+    padding rows), their scales in ``sums[0, 4:8]``: :func:`terminal`'s fold, each lane's sums in
+    its order (the total over the opponent's list, a card's sum over the hands holding it in the
+    same order, from ``chand``), so the same figures, but with no stores in the sums' loops (the
+    one-by-one fold adds each hand to two card sums in memory) and each index read once for the
+    four.  The opponent's folds of a batch, which share no showdown's reach: limit turn Ks7d2c9h,
+    three a river."""
+    o = 1 - p
+    o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
+    last = l0 + k - 1
+    i0 = lanes[l0]
+    i1 = lanes[min(l0 + 1, last)]
+    i2 = lanes[min(l0 + 2, last)]
+    i3 = lanes[min(l0 + 3, last)]
+    x0, x1, x2, x3 = reach[row[i0]], reach[row[i1]], reach[row[i2]], reach[row[i3]]
+    y0 = vals[i0]
+    y1 = vals[i1] if k > 1 else vals[pad + 1]
+    y2 = vals[i2] if k > 2 else vals[pad + 2]
+    y3 = vals[i3] if k > 3 else vals[pad + 3]
+    for i in range(width):
+        y0[i] = 0.0
+        y1[i] = 0.0
+        y2[i] = 0.0
+        y3[i] = 0.0
+    t0 = t1 = t2 = t3 = 0.0
+    for m in range(o0, o1):
+        j = qorder[m]
+        t0 += x0[j]
+        t1 += x1[j]
+        t2 += x2[j]
+        t3 += x3[j]
+    e0 = 2 * o0
+    for cc in range(52):  # card cc's sums in rows 1 + cc, columns 0-3
+        f0 = cbase[b, o, cc]
+        f1 = cbase[b, o, cc + 1] - 1
+        e = e0 + f0 - cc
+        a0 = a1 = a2 = a3 = 0.0
+        for jj in range(f1 - f0):
+            h = chand[e + jj]
+            a0 += x0[h]
+            a1 += x1[h]
+            a2 += x2[h]
+            a3 += x3[h]
+        w = sums[1 + cc]
+        w[0], w[1], w[2], w[3] = a0, a1, a2, a3
+    s0, s1, s2, s3 = sums[0, 4], sums[0, 5], sums[0, 6], sums[0, 7]
+    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
+        h = qorder[g]
+        u = sums[1 + cards[h, 0]]
+        v = sums[1 + cards[h, 1]]
+        y0[h] = s0 * (t0 - u[0] - v[0] + x0[h])
+        y1[h] = s1 * (t1 - u[1] - v[1] + x1[h])
+        y2[h] = s2 * (t2 - u[2] - v[2] + x2[h])
+        y3[h] = s3 * (t3 - u[3] - v[3] + x3[h])
 
 
 @intrinsic
