@@ -298,6 +298,14 @@ def run_zerosum(spot: dict, target: float, threads: int, args) -> dict:
             "dtype": doc.get("dtype")}
 
 
+def warm_up(spot: dict, threads: int, args) -> None:
+    """One untimed two-iteration zerosum run per thread count before the timed ones: after a
+    change to the kernels (or on a fresh checkout) the first run compiles them into Numba's cache
+    (a minute here, more for the threaded pass), which is no solve's time; a user's second run
+    and every later one load them."""
+    run_zerosum(spot, 1.0, threads, argparse.Namespace(**{**vars(args), "max_iters": 2, "check_every": 2}))
+
+
 def bare_import_peak() -> dict:
     return run_measured([str(PYTHON), "-c", "import zerosum"])
 
@@ -341,6 +349,8 @@ def bench_spot(spot: dict, binary: str | None, args, imports: list) -> tuple[lis
         except CannotExpress as e:
             notes.append(f"{spot['name']}: postflop-solver cannot be set up: {e}")
     sides += [("zerosum", t) for t in args.threads]
+    for t in args.threads:
+        warm_up(spot, t, args)
     results = {(tg, s, t): [] for tg in args.targets for s, t in sides}
     skip = set()
     for tg in args.targets:
@@ -459,7 +469,8 @@ def main(argv=None):
     env.update(load_average_before=[round(x, 2) for x in load_before],
                load_average_after=[round(x, 2) for x in load_after],
                bare_import_zerosum_peak_MiB=round(_median(imports) / 2**20, 1) if imports else None,
-               peer=_pfs_version(binary) if binary else "skipped", kernel=platform.release(), **_versions(),
+               peer=_pfs_version(binary) if binary else "skipped",
+               warm_up="one untimed 2-iteration zerosum run per spot and thread count first (Numba's cache)", kernel=platform.release(), **_versions(),
                check_every=args.check_every, repeats=args.repeats,
                peak_rss=("/usr/bin/time %M of each process" if os.access(TIME, os.X_OK) else
                          "os.wait4 ru_maxrss: an upper bound (includes this script's RSS; install GNU time)"))
