@@ -76,6 +76,7 @@ import math
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
 from ..solvers.rules import regret_update
@@ -660,51 +661,120 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
         y3[h] = s3 * (t3 - u[3] - v[3] + x3[h])
 
 
+def _vector_helpers(context, builder):
+    """What the two loop intrinsics share: the int64 type, the 8 x float64 vector type, widening
+    an integer to int64, and a row of eight float64 from element ``index`` of a pointer on."""
+    i64 = ir.IntType(64)
+    lanes = ir.VectorType(ir.DoubleType(), 8)
+
+    def wide(v):
+        return builder.sext(v, i64) if v.type.width < 64 else v
+
+    def row(ptr, index):
+        return builder.load(builder.bitcast(builder.gep(ptr, [index]), lanes.as_pointer()), align=8)
+
+    return i64, lanes, wide, row
+
+
+def _pitch(context, builder, ty, arr):
+    """Elements from one row of a 2-D array ``arr`` (of Numba type ``ty``) to the next."""
+    return builder.sdiv(builder.extract_value(arr.strides, 0),
+                        ir.Constant(ir.IntType(64), context.get_abi_sizeof(context.get_data_type(ty.dtype))))
+
+
 @intrinsic
-def _eight_values(typingctx, sums, g, pidx, total, scale, out, h, out_rows):
-    """One hand's values in eight showdowns (:func:`_showdown_lanes`' last loop) as LLVM vector
-    operations: the eight rows ``sums[pidx[g, j]]`` (eight float64 lanes each, one load each) and
-    the lanes' ``total`` and ``scale`` (8-vectors), ``scale * ((S0 + S1 - total) - (S2 + S3 - S4) -
-    (S5 + S6 - S7))``, lane k stored at ``out[out_rows[k], h]`` (converted to out's dtype).  The
+def _lane_prefix(typingctx, sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, idx, lo, count):
+    """Eight running sums at once (:func:`_showdown_lanes`' prefix loops): row ``row0`` of ``sums``
+    (float64 [., 8]) = 0, row ``row0 + 1 + i`` = the sums over ``idx[lo]`` .. ``idx[lo + i]`` of
+    ``reach[r_k, idx[.]]`` in lane k, for i < ``count``.  The eight sums live in one 8 x float64
+    vector (a vector phi once the accumulator's slot is promoted), one vector add and one vector
+    store a hand, where eight scalar lanes took eight adds and eight stores; each lane adds in the
+    same order, IEEE, so the same figures.  ``reach``: C-contiguous rows."""
+    if not (isinstance(reach, types.Array) and reach.ndim == 2 and reach.layout == "C"):
+        return None
+    sig = types.void(sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, idx, lo, count)
+
+    def codegen(context, builder, signature, args):
+        i64, lanes, wide, row = _vector_helpers(context, builder)
+        sa = context.make_array(signature.args[0])(context, builder, args[0])
+        ra = context.make_array(signature.args[2])(context, builder, args[2])
+        xa = context.make_array(signature.args[11])(context, builder, args[11])
+        start, lo_v, n_v = wide(args[1]), wide(args[12]), wide(args[13])
+        pitch = _pitch(context, builder, signature.args[2], ra)
+        bases = [builder.gep(ra.data, [builder.mul(wide(args[3 + k]), pitch)]) for k in range(8)]
+        zero = ir.Constant(lanes, [0.0] * 8)
+        acc = cgutils.alloca_once_value(builder, zero)
+        eight = ir.Constant(i64, 8)
+
+        def put(r, v):
+            builder.store(v, builder.bitcast(builder.gep(sa.data, [builder.mul(r, eight)]), lanes.as_pointer()),
+                          align=8)
+
+        put(start, zero)
+        with cgutils.for_range(builder, n_v) as loop:
+            j = wide(builder.load(builder.gep(xa.data, [builder.add(lo_v, loop.index)])))
+            v = zero
+            for k in range(8):
+                x = builder.load(builder.gep(bases[k], [j]))
+                if x.type != ir.DoubleType():
+                    x = builder.fpext(x, ir.DoubleType())
+                v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), k))
+            a = builder.fadd(builder.load(acc), v)
+            builder.store(a, acc)
+            put(builder.add(start, builder.add(loop.index, ir.Constant(i64, 1))), a)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
+def _hand_values(typingctx, sums, pidx, qorder, g0, g1, total, scale, out, out_rows):
+    """Each of p's hands' values in eight showdowns (:func:`_showdown_lanes`' last loop), for g in
+    ``g0`` .. ``g1 - 1``, as LLVM vector operations: the hand's eight indices (``pidx[g]``, one
+    load), the eight rows ``sums[pidx[g, j]]`` (eight float64 lanes each, one load each), and
+    ``scale * ((S0 + S1 - total) - (S2 + S3 - S4) - (S5 + S6 - S7))`` with the lanes' ``total`` and
+    ``scale`` (8-vectors), lane k stored at ``out[out_rows[k], qorder[g]]`` (in out's dtype).  The
     same operations in the same order as eight scalar lanes (IEEE, no fast-math), so the same
     figures; Numba's loop vectorizer leaves the scalar form unvectorized (the lanes are unrolled
     first, and its SLP vectorizer is off).  Showdowns of the limit turn subgame Ks7d2c9h, eight at
-    a time: 3.39 -> 2.35 us each (microbenchmark, float32, the same machine)."""
-    sig = types.void(sums, g, pidx, total, scale, out, h, out_rows)
+    a time: 3.39 -> 2.35 us each with one intrinsic call a hand (microbenchmark, float32, the same
+    machine); the whole loop in one intrinsic (the lanes' totals, scales and output rows read once,
+    not once a hand) with :func:`_lane_prefix`: see :func:`_showdown_lanes`."""
+    sig = types.void(sums, pidx, qorder, g0, g1, total, scale, out, out_rows)
 
     def codegen(context, builder, signature, args):
-        s_arr, g_v, p_arr, t_arr, c_arr, o_arr, h_v, r_arr = args
-        sa = context.make_array(signature.args[0])(context, builder, s_arr)
-        pa = context.make_array(signature.args[2])(context, builder, p_arr)
-        ta = context.make_array(signature.args[3])(context, builder, t_arr)
-        ca = context.make_array(signature.args[4])(context, builder, c_arr)
-        oa = context.make_array(signature.args[5])(context, builder, o_arr)
-        ra = context.make_array(signature.args[7])(context, builder, r_arr)
-        i64 = ir.IntType(64)
-        lanes = ir.VectorType(ir.DoubleType(), 8)
-        odt = context.get_data_type(signature.args[5].dtype)
-
-        def wide(v):
-            return builder.sext(v, i64) if v.type.width < 64 else v
-
-        def row(ptr, index):  # eight float64 from element index on
-            return builder.load(builder.bitcast(builder.gep(ptr, [index]), lanes.as_pointer()), align=8)
-
-        base = builder.mul(wide(g_v), ir.Constant(i64, 8))
-        r = [row(sa.data, builder.mul(wide(builder.load(builder.gep(pa.data, [builder.add(base, ir.Constant(i64, j))]))),
-                                      ir.Constant(i64, 8))) for j in range(8)]
+        i64, lanes, wide, row = _vector_helpers(context, builder)
+        sa = context.make_array(signature.args[0])(context, builder, args[0])
+        pa = context.make_array(signature.args[1])(context, builder, args[1])
+        qa = context.make_array(signature.args[2])(context, builder, args[2])
+        ta = context.make_array(signature.args[5])(context, builder, args[5])
+        ca = context.make_array(signature.args[6])(context, builder, args[6])
+        oa = context.make_array(signature.args[7])(context, builder, args[7])
+        ra = context.make_array(signature.args[8])(context, builder, args[8])
+        odt = context.get_data_type(signature.args[7].dtype)
         zero = ir.Constant(i64, 0)
-        a = builder.fsub(builder.fadd(r[0], r[1]), row(ta.data, zero))
-        b = builder.fsub(builder.fadd(r[2], r[3]), r[4])
-        c = builder.fsub(builder.fadd(r[5], r[6]), r[7])
-        v = builder.fmul(row(ca.data, zero), builder.fsub(builder.fsub(a, b), c))
-        if odt != ir.DoubleType():
-            v = builder.fptrunc(v, ir.VectorType(odt, 8))
-        width = builder.sdiv(builder.extract_value(oa.strides, 0), ir.Constant(i64, context.get_abi_sizeof(odt)))
-        h64 = wide(h_v)
-        for k in range(8):
-            at = builder.add(builder.mul(builder.load(builder.gep(ra.data, [ir.Constant(i64, k)])), width), h64)
-            builder.store(builder.extract_element(v, ir.Constant(ir.IntType(32), k)), builder.gep(oa.data, [at]))
+        eight = ir.Constant(i64, 8)
+        t = row(ta.data, zero)
+        c = row(ca.data, zero)
+        pitch = _pitch(context, builder, signature.args[7], oa)
+        outs = [builder.gep(oa.data, [builder.mul(wide(builder.load(builder.gep(ra.data, [ir.Constant(i64, k)]))),
+                                                  pitch)]) for k in range(8)]
+        ivec = ir.VectorType(ir.IntType(32), 8)
+        with cgutils.for_range(builder, wide(args[4]), start=wide(args[3])) as loop:
+            g = loop.index
+            idx = builder.load(builder.bitcast(builder.gep(pa.data, [builder.mul(g, eight)]), ivec.as_pointer()),
+                               align=4)
+            r = [row(sa.data, builder.mul(wide(builder.extract_element(idx, ir.Constant(ir.IntType(32), j))), eight))
+                 for j in range(8)]
+            a = builder.fsub(builder.fadd(r[0], r[1]), t)
+            b = builder.fsub(builder.fadd(r[2], r[3]), r[4])
+            e = builder.fsub(builder.fadd(r[5], r[6]), r[7])
+            v = builder.fmul(c, builder.fsub(builder.fsub(a, b), e))
+            if odt != ir.DoubleType():
+                v = builder.fptrunc(v, ir.VectorType(odt, 8))
+            h = wide(builder.load(builder.gep(qa.data, [g])))
+            for k in range(8):
+                builder.store(builder.extract_element(v, ir.Constant(ir.IntType(32), k)), builder.gep(outs[k], [h]))
         return context.get_dummy_value()
 
     return sig, codegen
@@ -716,7 +786,10 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     last one again, into padding rows): :func:`_showdown_prefix`'s sums and reads, each lane's in
     the same order (so the same figures), eight lanes a row of ``sums`` (float64 [., 8]; row 0
     holds the lanes' scales until the first prefix row is written).  Per showdown of the limit
-    turn subgame Ks7d2c9h (float32, 1,128 hands): 6.4 us one by one, 3.5 us eight at a time."""
+    turn subgame Ks7d2c9h (float32, 1,128 hands): 6.4 us one by one, 3.5 us eight at a time; the
+    prefix loops and the values loop each one LLVM loop of 8-vectors (:func:`_lane_prefix`,
+    :func:`_hand_values`): seven showdowns 25-26 -> 16-18 us (a later, slower machine, min of
+    10 x 300 calls, alternating processes), the same figures."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52
@@ -730,8 +803,6 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     i5 = lanes[min(c0 + 5, last)]
     i6 = lanes[min(c0 + 6, last)]
     i7 = lanes[min(c0 + 7, last)]
-    x0, x1, x2, x3 = reach[row[i0]], reach[row[i1]], reach[row[i2]], reach[row[i3]]
-    x4, x5, x6, x7 = reach[row[i4]], reach[row[i5]], reach[row[i6]], reach[row[i7]]
     y0 = vals[i0]
     y1 = vals[i1] if c0 + 1 <= last else vals[pad + 1]
     y2 = vals[i2] if c0 + 2 <= last else vals[pad + 2]
@@ -750,42 +821,14 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
         y6[i] = 0.0
         y7[i] = 0.0
     # the opponent's reach in strength order, and per card over the hands holding it
-    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-    w = sums[pt]
-    w[0] = w[1] = w[2] = w[3] = w[4] = w[5] = w[6] = w[7] = 0.0
-    for m in range(o1 - o0):
-        j = qorder[o0 + m]
-        a0 += x0[j]
-        a1 += x1[j]
-        a2 += x2[j]
-        a3 += x3[j]
-        a4 += x4[j]
-        a5 += x5[j]
-        a6 += x6[j]
-        a7 += x7[j]
-        w = sums[pt + 1 + m]
-        w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7] = a0, a1, a2, a3, a4, a5, a6, a7
-    t0, t1, t2, t3, t4, t5, t6, t7 = a0, a1, a2, a3, a4, a5, a6, a7
+    q0, q1, q2, q3 = row[i0], row[i1], row[i2], row[i3]
+    q4, q5, q6, q7 = row[i4], row[i5], row[i6], row[i7]
+    _lane_prefix(sums, pt, reach, q0, q1, q2, q3, q4, q5, q6, q7, qorder, o0, o1 - o0)
     e0 = 2 * o0
     for cc in range(52):
         f0 = cbase[b, o, cc]
         f1 = cbase[b, o, cc + 1] - 1
-        e = e0 + f0 - cc
-        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-        w = sums[pc + f0]
-        w[0] = w[1] = w[2] = w[3] = w[4] = w[5] = w[6] = w[7] = 0.0
-        for jj in range(f1 - f0):
-            h = chand[e + jj]
-            a0 += x0[h]
-            a1 += x1[h]
-            a2 += x2[h]
-            a3 += x3[h]
-            a4 += x4[h]
-            a5 += x5[h]
-            a6 += x6[h]
-            a7 += x7[h]
-            w = sums[pc + f0 + 1 + jj]
-            w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7] = a0, a1, a2, a3, a4, a5, a6, a7
+        _lane_prefix(sums, pc + f0, reach, q0, q1, q2, q3, q4, q5, q6, q7, chand, e0 + f0 - cc, f1 - f0)
     yr = lanes[len(lanes) - 8:]  # the eight lanes' rows of vals (the last 8 entries of lanes)
     yr[0] = i0
     yr[1] = i1 if c0 + 1 <= last else pad + 1
@@ -796,10 +839,10 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     yr[6] = i6 if c0 + 6 <= last else pad + 6
     yr[7] = i7 if c0 + 7 <= last else pad + 7
     tt = sums[1]  # the lanes' totals (row 1, as the scales' row 0: card-sum rows no showdown reads)
-    tt[0], tt[1], tt[2], tt[3], tt[4], tt[5], tt[6], tt[7] = t0, t1, t2, t3, t4, t5, t6, t7
-    sc = sums[0]
-    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
-        _eight_values(sums, g, pidx, tt, sc, vals, qorder[g], yr)
+    te = sums[pt + o1 - o0]  # (the end of the prefix over the opponent's list)
+    for k in range(8):
+        tt[k] = te[k]
+    _hand_values(sums, pidx, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], tt, sums[0], vals, yr)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
