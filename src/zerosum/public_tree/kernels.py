@@ -695,7 +695,7 @@ def _lane_prefix(typingctx, sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, i
     sig = types.void(sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, idx, lo, count)
 
     def codegen(context, builder, signature, args):
-        i64, lanes, wide, row = _vector_helpers(context, builder)
+        i64, lanes, wide, _row = _vector_helpers(context, builder)
         sa = context.make_array(signature.args[0])(context, builder, args[0])
         ra = context.make_array(signature.args[2])(context, builder, args[2])
         xa = context.make_array(signature.args[11])(context, builder, args[11])
@@ -743,7 +743,7 @@ def _hand_values(typingctx, sums, pidx, qorder, g0, g1, total, scale, out, out_r
     sig = types.void(sums, pidx, qorder, g0, g1, total, scale, out, out_rows)
 
     def codegen(context, builder, signature, args):
-        i64, lanes, wide, row = _vector_helpers(context, builder)
+        i64, _lanes, wide, row = _vector_helpers(context, builder)
         sa = context.make_array(signature.args[0])(context, builder, args[0])
         pa = context.make_array(signature.args[1])(context, builder, args[1])
         qa = context.make_array(signature.args[2])(context, builder, args[2])
