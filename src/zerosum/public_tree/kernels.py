@@ -1536,16 +1536,39 @@ def _mirror_add(dst, inp, perm, first, count, n):
             dst[i] += inp[row[i]]
 
 
+@intrinsic
+def _take(typingctx, queue):
+    """The next task's place in the queue: ``queue[0]`` before adding one to it, in one atomic step
+    (LLVM's ``atomicrmw add``), so two threads never take the same task."""
+    if not (isinstance(queue, types.Array) and queue.dtype == types.int64 and queue.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        return builder.atomic_rmw("add", data, ir.Constant(ir.IntType(64), 1), "monotonic")
+
+    return types.int64(queue), codegen
+
+
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
 def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p,
-               predict, pscale, scratch, slot, task_node, task_slot, cut_reach, child_val, cut_val, scales, t, threads):
+               predict, pscale, scratch, slot, task_node, task_slot, cut_reach, child_val, cut_val, scales, queue, work,
+               t):
     """Thread t's share of the subtrees below the cut chance nodes (task k: node ``task_node[k]``,
-    a child of cut node ``task_slot[k]``): tasks t, t + threads, ..., each a :func:`dfs_from`
-    from the cut node's reach (``cut_reach``) with thread t's own scratch (``scratch``: a
+    a child of cut node ``task_slot[k]``), each a :func:`dfs_from` from the cut node's reach
+    (``cut_reach``) with thread t's own scratch (``scratch``: a
     :class:`~zerosum.public_tree.arrays.DepthScratch` with a leading thread axis, ``cs[t]``), its
-    root values into ``child_val[k]``.  The subtrees write disjoint blocks of the sums (each node
-    its own ``offset``), so nothing is shared; the GIL is released (the caller's Python threads
-    run one call each).  Returns the nodes it entered.  Measured on the turn subgame Ks7d2c9h
+    root values into ``child_val[k]`` and the nodes it entered into ``work[k]``.  The threads take
+    the tasks from one queue as they finish the last (:func:`_take`: ``queue[0]`` counts the tasks
+    taken, ``queue[1:]`` is their order, the largest first once ``work`` is known: see
+    :meth:`~zerosum.public_tree.passes.Workspace._walk_cut`), so a thread that the machine slows
+    takes fewer.  The subtrees write disjoint blocks of the sums (each node its own ``offset``),
+    so nothing is shared and which thread runs a task changes no figure; the GIL is released
+    (the caller's Python threads run one call each).  Returns the nodes it entered.
+
+    Before the queue, thread t took tasks t, t + threads, ...: on postflop-solver's example turn
+    the first thread's share was the larger, 5.6 against 4.4 ms a pass (medians of 40 passes, the
+    subtrees below an all-in are one showdown, those below a check many nodes).  Measured on the turn subgame Ks7d2c9h
     (336 subtrees, DCFR, 2-core machine, load about 1): an iteration 0.174 s in one thread,
     0.093 s wall (0.177 s CPU) in two, float64; float32 0.141 -> 0.082 s (docs/public-tree.md).
     With the row helpers (``_row_*``) a third less CPU in either (load 3-9, medians of alternating
@@ -1565,7 +1588,11 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
                      scratch.b_reach[t], scratch.b_val[t], scratch.b_sums[t], scratch.b_row[t], scratch.b_lanes[t],
                      scratch.b_tot[t])
     count = 0
-    for k in range(t, len(task_node), threads):
+    while True:
+        q = _take(queue)
+        if q >= len(task_node):
+            break
+        k = queue[1 + q]
         j = task_slot[k]
         for i in range(n_o):
             s.opp[0, i] = cut_reach[j, 0, i]
@@ -1574,6 +1601,7 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
         _, v = dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs[t], sample,
                         regrets_p, predict, pscale, s, task_node[k], no_cut, slot, cut_reach, cut_val, scales)
         count += v
+        work[k] = v
         for i in range(n_p):
             child_val[k, 0, i] = s.val[0, i]
         if predict > 0:

@@ -143,9 +143,14 @@ class Workspace:
                                np.zeros((t, pd, w), dtype=dt), np.zeros((t, pd, self.max_actions, w), dtype=dt),
                                np.zeros((t, pad), dtype=np.int64), np.zeros((t, pad), dtype=np.int64), self.batches,
                                *batch_scratch(self.batches, w, dt, threads=t))
+        # the threads' queue (kernels.cut_thread): the tasks taken, then their order, in the tree's
+        # order until the first pass has counted each task's nodes (``work``)
+        queue = np.concatenate([[0], np.arange(len(task_node))]).astype(np.int64)
+        self._queue_sorted = False
+        work = np.zeros(len(task_node), dtype=np.int64)
         self._cut = (key, slot, np.zeros((len(cut), 2, w), dtype=dt), np.zeros((len(task_node), rows, w), dtype=dt),
                      np.zeros((len(cut), 2, w), dtype=dt), task_node, task_slot, scratch,
-                     np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
+                     np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64), queue, work)
         return self._cut
 
     def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale, scales):
@@ -155,20 +160,27 @@ class Workspace:
         one-thread pass's, bit for bit (see :func:`~zerosum.public_tree.kernels.dfs_from`).
         The trunk of the turn subgame Ks7d2c9h is 21 of its 7,077 nodes (7 of them cut nodes, 336
         subtrees), so nearly all the work is in the threads."""
-        _, slot, cut_reach, child_val, cut_val, task_node, task_slot, scratch, cs, visited = self._cut_plan(predict)
+        _, slot, cut_reach, child_val, cut_val, task_node, task_slot, scratch, cs, visited, queue, work = \
+            self._cut_plan(predict)
         depth = self.depth[1]
         rp, ro = self.ranges[p], self.ranges[1 - p]
         head = (*self.args, p, rp, ro, src_p, src_o, mode, avg, weight, rule)
         kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 1, slot, cut_reach,
                          cut_val, scales)
         args = (*head, cs, self.no_sample, regrets_p, predict, pscale, scratch, slot, task_node, task_slot, cut_reach,
-                child_val, cut_val, scales)
+                child_val, cut_val, scales, queue, work)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
-        others = [self._pool.submit(kernels.cut_thread, *args, t, self.threads) for t in range(1, self.threads)]
-        visited[0] = kernels.cut_thread(*args, 0, self.threads)  # this thread takes share 0
+        queue[0] = 0
+        others = [self._pool.submit(kernels.cut_thread, *args, t) for t in range(1, self.threads)]
+        visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0
         for t, f in enumerate(others, 1):
             visited[t] = f.result()
+        if not self._queue_sorted:  # after the first pass, the largest tasks first (every pass enters
+            # the same nodes: no sampling here), so the last a thread takes is a small one; the order
+            # changes which thread runs a task, no figure
+            queue[1:] = np.argsort(-work, kind="stable")
+            self._queue_sorted = True
         kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node)
         value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
                                      cut_reach, cut_val, scales)
