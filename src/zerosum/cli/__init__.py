@@ -96,8 +96,58 @@ def cli(ctx):
 BLAS_THREADS = "1"
 
 
+class _BlasCheckFirst:
+    """Numba's registry (loaded on a process's first compiled call) checks that SciPy's BLAS is
+    there by importing ``scipy.linalg.cython_blas``, which imports the whole of ``scipy.linalg``
+    first: 0.17-0.24 s of every solve's start-up (about 5 % of a 0.5 % solve of postflop-solver's
+    example turn), for a module that only hands out BLAS's function pointers.  This finder, ahead
+    of the others until ``numba`` is first imported, loads that one extension module from its file
+    instead (:func:`load_cython_blas`): Numba finds it in ``sys.modules``, and ``scipy.linalg``
+    loads when something uses it.  The CLI's process only; any failure leaves the import as it was."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "numba":
+            import sys
+
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            load_cython_blas()
+        # (no spec: the usual finders find numba)
+
+
+def load_cython_blas() -> None:
+    """``scipy.linalg.cython_blas`` into ``sys.modules`` without ``scipy.linalg``'s package import
+    (see :class:`_BlasCheckFirst`); nothing where SciPy is absent, already loaded, or laid out otherwise."""
+    import sys
+
+    name = "scipy.linalg.cython_blas"
+    if name in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    try:
+        import importlib.machinery
+        import os
+
+        import scipy
+
+        folder = os.path.join(scipy.__path__[0], "linalg")
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "cython_blas" + suffix)
+            if os.path.exists(path):
+                loader = importlib.machinery.ExtensionFileLoader(name, path)
+                spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+                module = importlib.util.module_from_spec(spec)
+                loader.exec_module(module)
+                sys.modules[name] = module
+                return
+    except (ImportError, OSError, AttributeError, IndexError):  # SciPy missing or changed: Numba's own import
+        sys.modules.pop(name, None)
+
+
 def main():  # console-script entry point
     import os
+    import sys
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # before NumPy loads (commands import it lazily)
+    if "numba" not in sys.modules:
+        sys.meta_path.insert(0, _BlasCheckFirst())
     cli()
