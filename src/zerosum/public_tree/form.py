@@ -76,9 +76,9 @@ class PublicTree:
         return np.flatnonzero((self.kind == DECISION) & (self.player == player))
 
     def nbytes(self) -> int:
-        """Memory held by the form itself (tree arrays and terminal data)."""
+        """Memory held by the form itself (tree arrays, terminal data and suit isomorphism's mirrors)."""
         arrays = (self.kind, self.player, self.parent, self.first_child, self.n_children, self.board, self.stake,
-                  self.offset, *self.ranges)
+                  self.offset, *self.ranges, *(self.iso or ()))
         return sum(a.nbytes for a in arrays) + self.terminals.nbytes()
 
     def sizes(self) -> dict:

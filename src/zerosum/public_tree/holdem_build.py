@@ -137,7 +137,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
     est = game.estimated_sizes()
     extra = {}
     if mirrors_of:  # per node below a deal: its mirrors (rows of iso_perm: one hand permutation each)
-        count = np.zeros(len(kind), dtype=np.int64)
+        count = np.zeros(len(kind), dtype=np.int32)  # (int32 as the passes take them: arrays._NO_ISO)
         under_deal = np.zeros(len(kind), dtype=bool)
         under_deal[1:] = kind[parent[1:]] == CHANCE_NODE
         rows = []
@@ -146,8 +146,8 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
             if m:
                 count[n] = len(m)
                 rows.extend(m)
-        first = (np.cumsum(count) - count).astype(np.int64)
-        table = np.stack([swaps[k] for k in sorted(swaps)]).astype(np.int64)
+        first = (np.cumsum(count, dtype=np.int64) - count).astype(np.int32)
+        table = np.stack([swaps[k] for k in sorted(swaps)]).astype(np.int32)
         extra["iso"] = (first, count, np.ascontiguousarray(table[np.array(rows, dtype=np.int64)]))
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],
