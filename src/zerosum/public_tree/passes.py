@@ -30,7 +30,7 @@ from .arrays import (
     node_scratch,
     tree_arrays,
 )
-from .form import CHANCE_NODE, FOLD, PublicTree
+from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS, SWEEP
 
@@ -79,7 +79,10 @@ class Workspace:
             self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
             self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
         self.max_depth = int(kernels.tree_depth(tree.parent))
-        self.max_actions = int(tree.n_children.max())
+        # the depth-first pass's per-action value vectors are for p's decision nodes only (a chance
+        # node adds its children's values as they finish): sized by the river deals' 48 children,
+        # the limit turn's vectors per depth were 2.69 MiB, by its decision nodes' 3 actions 0.36
+        self.max_actions = int(tree.n_children[tree.kind == DECISION].max(initial=1))
         self.width = width
         self.dtype = np.dtype(dtype)
         self.scratch = node_scratch(width, dtype, max(tree.infoset_actions()) if per_node else 0)
