@@ -832,11 +832,12 @@ def _hand_values(typingctx, sums, pidx, qorder, g0, g1, total, scale, out, out_r
         pitch = _pitch(context, builder, signature.args[7], oa)
         outs = [builder.gep(oa.data, [builder.mul(wide(builder.load(builder.gep(ra.data, [ir.Constant(i64, k)]))),
                                                   pitch)]) for k in range(8)]
-        ivec = ir.VectorType(ir.IntType(32), 8)
+        pdt = context.get_data_type(signature.args[1].dtype)  # (int16: see terminals.showdown_prefix_arrays)
+        ivec = ir.VectorType(pdt, 8)
         with cgutils.for_range(builder, wide(args[4]), start=wide(args[3])) as loop:
             g = loop.index
             idx = builder.load(builder.bitcast(builder.gep(pa.data, [builder.mul(g, eight)]), ivec.as_pointer()),
-                               align=4)
+                               align=pdt.width // 8)
             r = [row(sa.data, builder.mul(wide(builder.extract_element(idx, ir.Constant(ir.IntType(32), j))), eight))
                  for j in range(8)]
             a = builder.fsub(builder.fadd(r[0], r[1]), t)
