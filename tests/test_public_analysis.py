@@ -108,17 +108,17 @@ def test_equity_by_direct_enumeration():
     label = "::cr"
     report = analysis.node_analysis(tree, policy, label)
     board = parse_cards(RIVER["board"])
-    cards = tree.terminals.cards
-    s = hand_strengths(np.array(board), cards)
     for p in (0, 1):
         entry = report["players"][p]
+        mine, theirs = tree.hand_cards(p), tree.hand_cards(1 - p)  # (each player's own list)
+        s, t = hand_strengths(np.array(board), mine), hand_strengths(np.array(board), theirs)
         opp = analysis.path_reach(tree, policy, tree.labels.index(label))[1 - p]
         for k, hand in enumerate(entry["hands"]):
             i = tree.hand_labels[p].index(hand)
             win = tot = 0.0
-            for j in range(len(cards)):
-                if opp[j] > 0 and not set(cards[i]) & set(cards[j]):
-                    win += opp[j] * (1.0 if s[i] > s[j] else 0.5 if s[i] == s[j] else 0.0)
+            for j in range(len(theirs)):
+                if opp[j] > 0 and not set(mine[i]) & set(theirs[j]):
+                    win += opp[j] * (1.0 if s[i] > t[j] else 0.5 if s[i] == t[j] else 0.0)
                     tot += opp[j]
             assert entry["equity"][k] == pytest.approx(win / tot, abs=1e-12)
 

@@ -17,7 +17,7 @@ from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.policy import PublicPolicy, normalized
 from zerosum.public_tree.solver import public_solver_class
 
-TURN = {"board": "Ks7d2c9h", "range0": "AA,KK,T9s,76s", "range1": "QQ,AK,98s", "raises": 1}
+TURN = {"board": "Ks7d2c9h", "range0": "AA,KK,JJ,T9s,76s", "range1": "QQ,AK,98s,TT", "raises": 1}
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +43,7 @@ def test_chunked_normalization_is_exact_and_small(tree, monkeypatch):
     monkeypatch.setattr(policy_module, "CHUNK", 1024)  # many chunks on this small tree
     rng = np.random.default_rng(3)
     sums = [rng.normal(size=n) * (rng.random(n) < 0.7) for n in tree.infoset_actions()]
-    sums[0][: 36 * 2] = -1.0  # a node with no positive sum: uniform
+    sums[0][: tree.n_hands[0] * 2] = -1.0  # a node with no positive sum (the root's two actions): uniform
     expected = [per_node(tree, p, sums[p]) for p in (0, 1)]
     for p in (0, 1):
         assert np.array_equal(normalized(tree, p, sums[p]), expected[p])

@@ -209,11 +209,9 @@ def first_actions_public(policy) -> dict:
 
 
 def public_sizes(tree, solver=None) -> dict:
-    """The game's sizes as the history tree counts them.  A hold'em hand vector spans the union of
-    both ranges (one index for the showdown tables), so a hand outside a player's own range has a
-    slot but no information set: counting slots said "infosets 108 + 108" for range0=QQ+,
-    range1=AK, whose game has 60 + 48.  Only hands of positive weight count here; ``bytes`` is
-    what the slots cost."""
+    """The game's sizes as the history tree counts them: only hands of positive weight count (a
+    hold'em tree lists each player's range only, but another game's list may hold a hand of weight
+    0, with a slot and no information set); ``bytes`` is what the slots cost."""
     held = [int(np.count_nonzero(np.asarray(tree.ranges[p]) > 0)) for p in (0, 1)]
     infosets = [int(len(tree.decision_nodes(p)) * held[p]) for p in (0, 1)]
     ia = [int(tree.n_children[tree.decision_nodes(p)].sum()) * held[p] for p in (0, 1)]

@@ -173,8 +173,9 @@ class HoldemGame(Game):
     # --- sizes, counted without building anything ----------------------------------------------
     def _betting_counts(self):
         """Per street (0: the first still to play): the betting lines that end there (decision,
-        fold, chance or showdown nodes of the betting skeleton) and the actions of its decisions."""
-        nodes, actions = [0] * self.streets, [0] * self.streets
+        fold, chance or showdown nodes of the betting skeleton) and the actions of each player's
+        decisions there ([street][player])."""
+        nodes, actions = [0] * self.streets, [[0, 0] for _ in range(self.streets)]
         stack = [("",)]
         while stack:
             rounds = stack.pop()
@@ -185,28 +186,30 @@ class HoldemGame(Game):
                 stack.append(rounds + ("",))
             elif who != TERMINAL:
                 legal = self._legal(rounds)
-                actions[s] += len(legal)
+                actions[s][who] += len(legal)
                 stack.extend(rounds[:-1] + (rounds[-1] + a,) for a, _ in legal)
         return nodes, actions
 
     def estimated_sizes(self) -> dict:
         """Exact counts of histories and public nodes (the betting skeleton's lines times the cards
-        dealt above them), exact information-set actions of the public tree (every hand at every
-        decision node), and the bytes of both forms."""
+        dealt above them), exact information-set actions of the public tree (every hand of the
+        acting player's range at each of its decision nodes: each player's list is its range), and
+        the bytes of both forms."""
         nodes, acts = self._betting_counts()
         deals = self._deal_count
         left_hist = 52 - len(self.board) - 4
         left_pub = 52 - len(self.board)
-        histories, public, ia_nodes = 0, 0, 0
+        histories, public, ia_nodes = 0, 0, [0, 0]
         mult_h = mult_p = 1
         for s in range(self.streets):
             histories += nodes[s] * mult_h
             public += nodes[s] * mult_p
-            ia_nodes += acts[s] * mult_p
+            for q in (0, 1):
+                ia_nodes[q] += acts[s][q] * mult_p
             mult_h *= left_hist - s
             mult_p *= left_pub - s
-        n = len(self.hands)
-        ia = ia_nodes * n
+        n = len(self.hands)  # (the terminals' shared list: both ranges)
+        ia = sum(ia_nodes[q] * int(np.count_nonzero(np.asarray(self.ranges[q]) > 0)) for q in (0, 1))
         return {"histories": 1 + deals * histories, "public_nodes": public, "infoset_actions": ia,
                 "compile_bytes": (1 + deals * histories) * COMPILE_BYTES_PER_HISTORY,
                 "public_bytes": ia * PUBLIC_BYTES_PER_IA

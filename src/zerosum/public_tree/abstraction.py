@@ -34,7 +34,8 @@ LINEAR = ("cfr", "lcfr")
 
 def board_buckets(tree: PublicTree, k: int) -> dict:
     """{board id: [hands] bucket (0..k-1, -1 for hands the board kills)} for every board of ``tree``'s
-    decision nodes: equal-count groups of E[HS] against a uniform opponent."""
+    decision nodes: equal-count groups of E[HS] against a uniform opponent, over the sweep's shared
+    hand list (a player's hands are its window of it)."""
     from ..poker.cards import parse_cards
     from .analysis import _hand_cards, equity
 
@@ -83,6 +84,7 @@ class Abstraction:
         self.groups, self.counts, self.infosets = [], [], []
         for p in (0, 1):
             n = tree.n_hands[p]
+            mine = tree.hand_window(p)  # (the buckets are of the sweep's shared list)
             groups = np.empty(tree.infoset_actions()[p], dtype=np.int64)
             next_id, infosets = 0, 0
             for node in tree.decision_nodes(p).tolist():
@@ -90,8 +92,8 @@ class Abstraction:
                 key = np.zeros(n, dtype=np.int64)
                 dead = np.zeros(n, dtype=bool)
                 for b in path:  # perfect recall: the buckets of every street so far
-                    key = key * self.k + np.maximum(buckets[b], 0)
-                    dead |= buckets[b] < 0
+                    key = key * self.k + np.maximum(buckets[b][mine], 0)
+                    dead |= buckets[b][mine] < 0
                 key = np.where(dead, -1 - np.arange(n), key)  # a killed hand is alone
                 _, local = np.unique(key, return_inverse=True)
                 m = int(local.max()) + 1

@@ -99,15 +99,17 @@ class _Boards:
         t = self.term
         if t.kind == DENSE:
             return t.weight[b], t.signed[b]
-        if t.kind == SWEEP:
-            n = self.n[0]
+        if t.kind == SWEEP:  # on the sweep's shared list, then [player 0's window x player 1's]
+            n = len(t.cards)
             live = t.order[t.start[b]:t.start[b + 1]]
             strength = np.full(n, -1, dtype=np.int64)
             strength[live] = t.strength[t.start[b]:t.start[b + 1]]
             ok = np.zeros(n, dtype=bool)
             ok[live] = True
             w = t.const[b] * (ok[:, None] & ok[None, :] & ~self.share)
-            return w, w * np.sign(strength[:, None] - strength[None, :])
+            (a0, m0), (a1, m1) = t.windows().tolist()
+            w = w[a0:a0 + m0, a1:a1 + m1]
+            return w, w * np.sign(strength[a0:a0 + m0, None] - strength[None, a1:a1 + m1])
         if t.kind == RANKS:  # W = c(b) (k - [i = j]) (k - [i = r] - [j = r]); a rank pairing the card on top
             k, r = t.copies, int(t.board_rank[b])
             n = self.n[0]
@@ -265,9 +267,20 @@ def best_response_value(tree: PublicTree, policy, player: int, locked=None) -> f
 
 # --- hold'em hands: classes, categories, equity --------------------------------------------------------
 def _hand_cards(tree: PublicTree) -> np.ndarray | None:
+    """The two cards of each hand of the sweep's shared list (both players' lists are windows
+    of it: :meth:`~zerosum.public_tree.form.PublicTree.hand_window`), or None."""
     if tree.terminals.kind != SWEEP:
         return None
     return np.asarray(tree.terminals.cards, dtype=np.int64)
+
+
+def player_equity(tree: PublicTree, board, p: int, opponent: np.ndarray) -> np.ndarray:
+    """:func:`equity` of player p's hands against the other player's weights ``opponent`` (over
+    its own list): both placed on the sweep's shared list, which holds both."""
+    cards = _hand_cards(tree)
+    shared = np.zeros(len(cards))
+    shared[tree.hand_window(1 - p)] = opponent
+    return equity(board, cards, shared)[tree.hand_window(p)]
 
 
 def node_board(tree: PublicTree, node: int) -> tuple[int, ...] | None:
@@ -444,7 +457,6 @@ def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool
     node = label if isinstance(label, (int, np.integer)) else find_node(tree, label)
     node = int(node)
     vals = node_values(tree, policy, node)
-    cards = _hand_cards(tree)
     board = node_board(tree, node)
     kind = int(tree.kind[node])
     out = {"game": tree.game_id, "node": node, "label": tree.labels[node], "kind": ("decision", "chance", "fold",
@@ -467,9 +479,10 @@ def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool
                  "probability": prob[held], "weight": weight[held], "ev": ev[held]}
         if kind == DECISION and int(tree.player[node]) == p:
             entry["strategy"] = policy.table(node)[:, held]
+        cards = tree.hand_cards(p)
         if cards is not None and board is not None:
             if with_equity:
-                entry["equity"] = equity(board, cards, vals["reach"][1 - p])[held]
+                entry["equity"] = player_equity(tree, board, p, vals["reach"][1 - p])[held]
             entry.update(_aggregates(entry, cards[held], board, out["actions"] if "strategy" in entry else []))
         out["players"].append(entry)
     return out

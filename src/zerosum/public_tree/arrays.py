@@ -51,7 +51,8 @@ def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso
 
 class TerminalArrays(NamedTuple):
     """A terminal evaluator's data (:mod:`zerosum.public_tree.terminals`): ``evaluator`` DENSE,
-    SWEEP or RANKS; the arrays the others do not use are empty."""
+    SWEEP or RANKS; the arrays the others do not use are empty.  ``window`` (int64 [2, 2]): the
+    sweep's per-player (start, length) in its shared hand list (zeros for the others)."""
 
     evaluator: int
     weight: np.ndarray
@@ -66,6 +67,7 @@ class TerminalArrays(NamedTuple):
     pidx: np.ndarray
     cbase: np.ndarray
     chand: np.ndarray
+    window: np.ndarray
 
 
 def card_scratch(width: int) -> np.ndarray:

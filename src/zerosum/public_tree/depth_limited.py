@@ -126,14 +126,14 @@ def biased(tree: PublicTree, probs: np.ndarray, player: int, nodes, favour: int,
 
 
 @njit(cache=True)
-def _add_signed(m, gs, strength, const):
+def _add_signed(m, gs, strength0, strength1, const):
     """m += const x sign(s_i - s_j) x gs: one board's showdown product (its vectors already masked by
-    the board's live hands) with the showdown's sign, fused."""
+    the board's live hands) with the showdown's sign, fused (each player's strengths on its list)."""
     n0, n1 = m.shape
     for i in range(n0):
-        si = strength[i]
+        si = strength0[i]
         for j in range(n1):
-            sj = strength[j]
+            sj = strength1[j]
             if si > sj:
                 m[i, j] += const * gs[i, j]
             elif si < sj:
@@ -149,15 +149,17 @@ class _Matrices:
         t = tree.terminals
         if t.kind == SWEEP:  # per board, each hand's strength (-1: not live), as _Boards reads it
             self.strength = {}
-            n = tree.n_hands[0]
-            self.live = np.zeros((len(t.start) - 1, n))
+            n = len(t.cards)  # (the sweep's shared list; each player's hands are its window of it)
+            w0, w1 = tree.hand_window(0), tree.hand_window(1)
+            live_all = np.zeros((len(t.start) - 1, n))
             for b in range(len(t.start) - 1):
                 s = np.full(n, -1, dtype=np.int64)
                 live = t.order[t.start[b]:t.start[b + 1]]
                 s[live] = t.strength[t.start[b]:t.start[b + 1]]
-                self.strength[b] = s
-                self.live[b, live] = 1.0
-            self.apart = ~self.boards.share  # the two hands share no card
+                self.strength[b] = (s[w0], s[w1])
+                live_all[b, live] = 1.0
+            self.live = (live_all[:, w0], live_all[:, w1])
+            self.apart = ~self.boards.share[np.ix_(w0, w1)]  # the two hands share no card
 
     def subtree(self, leaf: int) -> np.ndarray:
         from .analysis import subtree
@@ -203,17 +205,17 @@ class _Matrices:
             return m
         # hold'em: W = const(b) x [live on b] x [no shared card]; the live masks and const go into the
         # vectors, so every fold is one product, each board's showdowns one more, the card removal last
-        live = self.live
+        live0, live1 = self.live
         fold = ~show
-        a = reach0[term[fold]] * live[boards[fold]]
+        a = reach0[term[fold]] * live0[boards[fold]]
         d = sign0[fold] * t.terminals.const[boards[fold]]
-        m = _product(a, d, reach1[term[fold]] * live[boards[fold]], n0, n1)
+        m = _product(a, d, reach1[term[fold]] * live1[boards[fold]], n0, n1)
         gs = np.empty((n0, n1))
         for b in np.unique(boards[show]):
             on = show & (boards == b)
-            a = reach0[term[on]] * live[b]
-            np.matmul((a * sign0[on, None]).T, reach1[term[on]] * live[b], out=gs)
-            _add_signed(m, gs, self.strength[int(b)], float(t.terminals.const[b]))
+            a = reach0[term[on]] * live0[b]
+            np.matmul((a * sign0[on, None]).T, reach1[term[on]] * live1[b], out=gs)
+            _add_signed(m, gs, *self.strength[int(b)], float(t.terminals.const[b]))
         m *= self.apart
         return m
 

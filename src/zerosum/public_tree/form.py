@@ -8,7 +8,9 @@ A game whose actions are public and whose private state is each player's hand co
   far, an index into the terminal data), ``stake`` (at a fold what the folder loses, at a showdown
   what the winner wins) and ``offset`` (where a decision node's [action x hand] block starts in
   the acting player's flat arrays: entry ``offset + a * n_hands[p] + i`` is hand i, action a);
-* each player's **hands** (labels and initial weights, the range);
+* each player's **hands** (labels and initial weights, the range), a list per player: a hold'em
+  tree lists each player's range only, both lists windows of the terminals' one list
+  (:meth:`PublicTree.hand_window`);
 * **terminal data** (:mod:`zerosum.public_tree.terminals`) that turns the opponent's reach vector
   at a terminal into the value of each of the player's hands, chance already inside.
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
+SWEEP_KIND = 1  # (terminals.SWEEP: the card evaluator, whose lists are windows of one)
 KIND_NAMES = ("decision", "chance", "fold", "showdown")
 
 
@@ -55,6 +58,27 @@ class PublicTree:
     @property
     def n_hands(self) -> tuple[int, int]:
         return len(self.ranges[0]), len(self.ranges[1])
+
+    @property
+    def width(self) -> int:
+        """The length of the passes' vector rows: the longer hand list, or the terminals' shared
+        list where it is longer (a hold'em tree's: the sweep's scratch is laid out on it)."""
+        shared = len(self.terminals.cards) if getattr(self.terminals, "kind", None) == SWEEP_KIND else 0
+        return max(*self.n_hands, shared)
+
+    def hand_window(self, p: int) -> np.ndarray:
+        """Player p's hands as indices into the terminals' shared list (hold'em: the window
+        ``start .. start + n_hands[p] - 1``; the other evaluators: p's own list, 0 .. n - 1)."""
+        if getattr(self.terminals, "kind", None) == SWEEP_KIND:
+            start, n = (int(x) for x in self.terminals.windows()[p])
+            return np.arange(start, start + n)
+        return np.arange(self.n_hands[p])
+
+    def hand_cards(self, p: int) -> np.ndarray | None:
+        """Player p's hands' two cards ([n_hands[p], 2], hold'em), or None (no card terminals)."""
+        if getattr(self.terminals, "kind", None) != SWEEP_KIND:
+            return None
+        return np.asarray(self.terminals.cards, dtype=np.int64)[self.hand_window(p)]
 
     @property
     def iso(self):

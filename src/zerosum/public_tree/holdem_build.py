@@ -1,8 +1,10 @@
 """Compile a limit hold'em subgame (:mod:`zerosum.poker.holdem`) to the public tree.
 
 Public nodes are the betting lines and the cards dealt after the starting board (one chance node
-per street still to come, a child per card not on the board: the hands are not public).  Both
-players share one hand list (the pairs either range holds); the terminal data is a
+per street still to come, a child per card not on the board: the hands are not public).  Each
+player's hand list is its range (:func:`hand_windows`): both are windows of one list of the pairs
+either range holds, the terminals' (:attr:`~zerosum.public_tree.terminals.SweepTerminals.window`);
+the terminal data is a
 :class:`~zerosum.public_tree.terminals.SweepTerminals`: per board id the live hands by strength
 and the chance probability c(b) of any one compatible deal, 1 / (Z * m (m - 1) ...) with Z the
 range-weighted number of compatible hand pairs and m the cards left once the board and both
@@ -22,10 +24,25 @@ from .form import CHANCE_NODE, PublicTree, assemble
 from .terminals import SweepTerminals
 
 
-def suit_swaps(game) -> dict[tuple[int, int], np.ndarray]:
+def hand_windows(game) -> tuple[np.ndarray, np.ndarray]:
+    """The shared hand list of the public tree, as indices into the game's (``game.hands``, the
+    pairs either range holds): player 0's hands that player 1's range lacks, then the hands of
+    both, then player 1's only, each group in the game's order; and each player's window of it
+    ([2, 2]: start, length), which is exactly its range (the hands of positive weight).  Each
+    player's sums then cover its range only: postflop-solver's example turn spot lists 270 hands,
+    167 in player 0's range and 250 in player 1's; with full ranges both windows are the list."""
+    in0, in1 = np.asarray(game.ranges[0]) > 0, np.asarray(game.ranges[1]) > 0
+    order = np.concatenate([np.flatnonzero(in0 & ~in1), np.flatnonzero(in0 & in1), np.flatnonzero(~in0 & in1)])
+    only0 = int(np.count_nonzero(in0 & ~in1))
+    window = np.array([[0, int(in0.sum())], [only0, int(in1.sum())]], dtype=np.int64)
+    return order.astype(np.int64), window
+
+
+def suit_swaps(game, order=None) -> dict[tuple[int, int], np.ndarray]:
     """The suit transpositions (s, t), s < t, that map each player's range onto itself: for each,
     the hand permutation of the shared hand list (``perm[i]`` = index of hand i with suits s and t
-    swapped).  A transposition also has to fix the board to be used at a deal
+    swapped; the list is the game's, or ``game.hands[order]`` where ``order`` is given, as
+    :func:`hand_windows` makes it).  A transposition also has to fix the board to be used at a deal
     (:func:`_mirrors`); the ranges are checked once, here."""
     from ..poker.cards import pair_index_table
 
@@ -43,6 +60,10 @@ def suit_swaps(game) -> dict[tuple[int, int], np.ndarray]:
                 continue
             if all(np.array_equal(np.asarray(r), np.asarray(r)[perm]) for r in game.ranges):
                 out[(s, t)] = perm
+    if order is not None:  # the same permutations on the list game.hands[order]
+        where = np.empty(len(game.hands), dtype=np.int64)
+        where[order] = np.arange(len(order))
+        out = {k: where[perm[order]] for k, perm in out.items()}
     return out
 
 
@@ -98,7 +119,8 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
     from ..poker.holdem import HoldemHistory
 
     t0 = time.perf_counter()
-    swaps = suit_swaps(game) if isomorphism else {}
+    order, window = hand_windows(game)
+    swaps = suit_swaps(game, order) if isomorphism else {}
     swap_ids = {k: i for i, k in enumerate(sorted(swaps))}
     mirrors_of: dict[int, list[int]] = {}  # board id of a representative deal -> its mirrors' swap ids
     sk = Skeleton(game, HoldemHistory((0, 0), (), ("",)),
@@ -133,7 +155,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
     prefix = [game.public_label(d, ()) for d in dealt_of]  # ":<cards dealt>:"; the betting follows
     suffix, actions = sk.suffix, sk.actions
     labels = [prefix[b] + suffix[s] for b, s in zip(board.tolist(), skel.tolist())]
-    terminals = sweep_terminals(game, boards)
+    terminals = sweep_terminals(game, boards, order, window)
     est = game.estimated_sizes()
     extra = {}
     if mirrors_of:  # per node below a deal: its mirrors (rows of iso_perm: one hand permutation each)
@@ -150,14 +172,20 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
         table = np.stack([swaps[k] for k in sorted(swaps)]).astype(np.int32)
         extra["iso"] = (first, count, np.ascontiguousarray(table[np.array(rows, dtype=np.int64)]))
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
+    mine = [order[a:a + m] for a, m in window.tolist()]  # each player's hands, as the game's indices
     return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],
-                    (game.hand_labels, game.hand_labels), game.ranges, terminals, histories=est["histories"],
-                    pot=game.pot, compile_s=time.perf_counter() - t0,
-                    boards=tuple(cards_str(game.board + d) for d in boards), hands=game.hands, **extra)
+                    tuple(tuple(game.hand_labels[i] for i in m.tolist()) for m in mine),
+                    tuple(np.asarray(r)[m] for r, m in zip(game.ranges, mine)), terminals,
+                    histories=est["histories"], pot=game.pot, compile_s=time.perf_counter() - t0,
+                    boards=tuple(cards_str(game.board + d) for d in boards),
+                    hands=tuple(np.asarray(game.hands)[m] for m in mine), **extra)
 
 
-def sweep_terminals(game, boards: dict) -> SweepTerminals:
-    cards = np.ascontiguousarray(game.hand_cards, dtype=np.int64)
+def sweep_terminals(game, boards: dict, order=None, window=None) -> SweepTerminals:
+    """The sweep evaluator's data on the hand list ``game.hands[order]`` (the game's own where
+    ``order`` is None), each player's list its ``window`` of it (:func:`hand_windows`)."""
+    listed = np.arange(len(game.hands)) if order is None else np.asarray(order, dtype=np.int64)
+    cards = np.ascontiguousarray(np.asarray(game.hand_cards, dtype=np.int64)[listed])
     z = game._deal_weight
     left = 52 - len(game.board) - 4
     full = [d for d in boards if len(game.board) + len(d) == 5]
@@ -184,5 +212,5 @@ def sweep_terminals(game, boards: dict) -> SweepTerminals:
         const[b] = 1.0 / (z * ways)
     return SweepTerminals(cards=cards, const=const, order=np.concatenate(orders).astype(np.int64),
                           start=np.array(starts, dtype=np.int64), strength=np.concatenate(values),
-                          players=np.stack([np.asarray(r) > 0 for r in game.ranges]))
+                          players=np.stack([np.asarray(r)[listed] > 0 for r in game.ranges]), window=window)
 

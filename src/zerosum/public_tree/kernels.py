@@ -319,19 +319,23 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     # runs on the limit turn subgame Ks7d2c9h: showdown 10.8 -> 10.5 us, fold 7.35 -> 7.64 us,
     # float64; the same in float32): the sweep is bound by its running sums (each hand adds to
     # ``total`` and to two card sums that the next hands read), not by its scattered reads
-    for i in range(cards.shape[0]):
+    # each player's vectors cover its window of the shared list (terminals.SweepTerminals.window):
+    # p's hand i is the list's lp + i, the opponent's j its lo + j
+    lp, n_p = term.window[p, 0], term.window[p, 1]
+    lo, n_o = term.window[1 - p, 0], term.window[1 - p, 1]
+    for i in range(n_p):
         val[n, i] = 0.0
     s0, s1 = start[b], start[b + 1]
     c = const[b]
     for k in range(52):
         cs[k] = 0.0
     lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
-    if is_fold:
+    if is_fold and lists:
         # the opponent's hands (in its range) add to the total and their two cards' sums; p's get
-        # the total less the hands sharing a card (plus the same hand, taken off twice)
-        o0, o1, p0, p1 = (term.qstart[2 * b + 1 - p], term.qstart[2 * b + 2 - p], term.qstart[2 * b + p],
-                          term.qstart[2 * b + p + 1]) if lists else (s0, s1, s0, s1)
-        hands = term.qorder if lists else order
+        # the total less the hands sharing a card (plus the same hand, taken off twice: the
+        # opponent's entry lp - lo + i, where its window holds it)
+        o0, o1 = term.qstart[2 * b + 1 - p], term.qstart[2 * b + 2 - p]
+        hands = term.qorder
         total = 0.0
         for m in range(o0, o1):
             j = hands[m]
@@ -340,17 +344,39 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
                 # iteration of the limit turn Ks7d2c9h; there DCFR at 50 iterations has 84 % and 71 % of each
                 # player's in-range hands at 0 at the terminals)
                 total += r
-                cs[cards[j, 0]] += r
-                cs[cards[j, 1]] += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
         scale = (-st if folder == p else st) * c
-        for m in range(p0, p1):
+        for m in range(term.qstart[2 * b + p], term.qstart[2 * b + p + 1]):
             i = hands[m]
-            val[n, i] = scale * (total - cs[cards[i, 0]] - cs[cards[i, 1]] + opp[orow, i])
+            t = lp - lo + i
+            same = opp[orow, t] if t >= 0 and t < n_o else 0.0
+            val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
         return
     scale = st * c
-    if lists and len(cs) >= 52 + 3 * cards.shape[0] + 53:
+    if lists and not is_fold and len(cs) >= 52 + 3 * cards.shape[0] + 53:
         _showdown_prefix(n, orow, b, p, scale, opp, val, cards.shape[0], term.qorder, term.qstart, term.pidx,
                          term.cbase, term.chand, cs)
+        return
+    # the two running sweeps over the board's live hands (``order``, the shared list: each hand
+    # read or written through its window), the evaluator before the per-player lists; with a
+    # 52-entry scratch only (tests/test_showdown_prefix.py compares the two)
+    if is_fold:
+        total = 0.0
+        for m in range(s0, s1):
+            j = order[m] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
+        scale = (-st if folder == p else st) * c
+        for m in range(s0, s1):
+            i = order[m] - lp
+            if i >= 0 and i < n_p:
+                t = lp - lo + i
+                same = opp[orow, t] if t >= 0 and t < n_o else 0.0
+                val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
         return
     # upward: wins against strictly weaker hands that share no card
     total = 0.0
@@ -360,14 +386,16 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
         while g < s1 and strength[g] == strength[m]:
             g += 1
         for k in range(m, g):
-            i = order[k]
-            val[n, i] = total - cs[cards[i, 0]] - cs[cards[i, 1]]
+            i = order[k] - lp
+            if i >= 0 and i < n_p:
+                val[n, i] = total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]]
         for k in range(m, g):
-            j = order[k]
-            r = opp[orow, j]
-            total += r
-            cs[cards[j, 0]] += r
-            cs[cards[j, 1]] += r
+            j = order[k] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
         m = g
     for k in range(52):
         cs[k] = 0.0
@@ -378,14 +406,16 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
         while g >= s0 and strength[g] == strength[m]:
             g -= 1
         for k in range(m, g, -1):
-            i = order[k]
-            val[n, i] = scale * (val[n, i] - (total - cs[cards[i, 0]] - cs[cards[i, 1]]))
+            i = order[k] - lp
+            if i >= 0 and i < n_p:
+                val[n, i] = scale * (val[n, i] - (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]]))
         for k in range(m, g, -1):
-            j = order[k]
-            r = opp[orow, j]
-            total += r
-            cs[cards[j, 0]] += r
-            cs[cards[j, 1]] += r
+            j = order[k] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
         m = g
 
 
@@ -569,7 +599,7 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
                 st = tree.stake[qj]
                 sums[0, 4 + j] = (-st if player[qj] == p else st) * term.const[fb]
             _fold_lanes(fb, p, sums, reach, vals, row, lanes, nb + u, k, pad, width, term.qorder, term.qstart,
-                        term.cbase, term.chand, term.cards)
+                        term.cbase, term.chand, term.cards, term.window)
         u += k
     if ns == 0:
         return
@@ -585,22 +615,26 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
             if f >= 0:
                 q = batches.node[s0 + f]
                 st = tree.stake[q]
-                _fold_from_sums(b, p, k, (-st if player[q] == p else st) * c, sums, reach[row[f]], vals[f], width,
-                                term.qorder, term.qstart, term.pidx)
+                _fold_from_sums(b, p, k, (-st if player[q] == p else st) * c, sums, reach[row[f]], vals[f],
+                                term.window, term.qorder, term.qstart, term.pidx)
 
 
 @njit(cache=True, error_model="numpy")
-def _fold_from_sums(b, p, k, scale, sums, x, y, width, qorder, qstart, pidx):
+def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx):
     """A fold's values from lane k of a showdown's sums on the same reach ``x``: the total is the
     prefix's end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
-    :func:`terminal`'s order, so the same figures as its fold sweep."""
+    :func:`terminal`'s order, so the same figures as its fold sweep (the same hand's reach through
+    the windows, as there)."""
     o = 1 - p
     total = sums[52 + qstart[2 * b + o + 1] - qstart[2 * b + o], k]
-    for i in range(width):
+    shift, n_o = window[p, 0] - window[o, 0], window[o, 1]
+    for i in range(window[p, 1]):
         y[i] = 0.0
     for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
         h = qorder[g]
-        y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + x[h])
+        t = shift + h
+        same = x[t] if t >= 0 and t < n_o else 0.0
+        y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + same)
 
 
 @intrinsic
@@ -641,16 +675,19 @@ def _lane_sums4(typingctx, sums, row_out, reach, r0, r1, r2, r3, idx, lo, count)
 
 
 @intrinsic
-def _fold_values4(typingctx, sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3):
+def _fold_values4(typingctx, sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3, lp, shift,
+                  n_o):
     """:func:`_fold_lanes`' values loop, four lanes as one 4 x float64 vector: for g in ``g0`` ..
     ``g1 - 1`` and h = ``qorder[g]``, lane k's ``out[o_k, h]`` = ``s_k * (t_k - C_k[c0] - C_k[c1] +
-    reach[r_k, h])`` with the totals t in ``sums[0, 0:4]``, the scales s in ``sums[0, 4:8]`` and card
-    c's sums C[c] in ``sums[1 + c, 0:4]`` (c0, c1: h's cards); the scalar lanes' operations in
-    their order, IEEE, so the same figures.  ``reach``, ``out`` and ``cards``: C-contiguous rows."""
+    reach[r_k, shift + h])`` with the totals t in ``sums[0, 0:4]``, the scales s in ``sums[0, 4:8]``
+    and card c's sums C[c] in ``sums[1 + c, 0:4]`` (c0, c1: the cards of the shared list's hand
+    ``lp + h``; the reach term 0 where ``shift + h`` is outside 0 .. ``n_o - 1``, the opponent's
+    list); the scalar lanes' operations in their order, IEEE, so the same figures.  ``reach``,
+    ``out`` and ``cards``: C-contiguous rows."""
     for a in (reach, out, cards):
         if not (isinstance(a, types.Array) and a.ndim == 2 and a.layout == "C"):
             return None
-    sig = types.void(sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3)
+    sig = types.void(sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3, lp, shift, n_o)
 
     def codegen(context, builder, signature, args):
         i64, _lanes, wide, _row = _vector_helpers(context, builder)
@@ -673,18 +710,23 @@ def _fold_values4(typingctx, sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3,
         ins = [builder.gep(ra.data, [builder.mul(wide(args[6 + k]), rp)]) for k in range(4)]
         outs = [builder.gep(oa.data, [builder.mul(wide(args[11 + k]), op)]) for k in range(4)]
         kp = _pitch(context, builder, signature.args[1], ka)
+        lp, shift, n_o = wide(args[15]), wide(args[16]), wide(args[17])
         with cgutils.for_range(builder, wide(args[4]), start=wide(args[3])) as loop:
             h = wide(builder.load(builder.gep(qa.data, [loop.index])))
-            kr = builder.mul(h, kp)
+            kr = builder.mul(builder.add(lp, h), kp)
             c0 = wide(builder.load(builder.gep(ka.data, [kr])))
             c1 = wide(builder.load(builder.gep(ka.data, [builder.add(kr, ir.Constant(i64, 1))])))
             u = quad(builder.mul(builder.add(c0, ir.Constant(i64, 1)), eight))
             w = quad(builder.mul(builder.add(c1, ir.Constant(i64, 1)), eight))
+            twin = builder.add(shift, h)  # the same hand in the opponent's list, if there (unsigned: < 0 fails)
+            held = builder.icmp_unsigned("<", twin, n_o)
+            tr = builder.select(held, twin, ir.Constant(i64, 0))
             x = ir.Constant(four, [0.0] * 4)
             for k in range(4):
-                e = builder.load(builder.gep(ins[k], [h]))
+                e = builder.load(builder.gep(ins[k], [tr]))
                 if e.type != ir.DoubleType():
                     e = builder.fpext(e, ir.DoubleType())
+                e = builder.select(held, e, ir.Constant(ir.DoubleType(), 0.0))
                 x = builder.insert_element(x, e, ir.Constant(ir.IntType(32), k))
             v = builder.fmul(sc, builder.fadd(builder.fsub(builder.fsub(t, u), w), x))
             if odt != ir.DoubleType():
@@ -697,7 +739,7 @@ def _fold_values4(typingctx, sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3,
 
 
 @njit(cache=True, error_model="numpy")
-def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards):
+def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards, window):
     """Up to four folds of one board at once (``lanes[l0:l0 + k]``; past k the last one again, into
     padding rows), their scales in ``sums[0, 4:8]``: :func:`terminal`'s fold, each lane's sums in
     its order (the total over the opponent's list, a card's sum over the hands holding it in the
@@ -731,7 +773,7 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
         _lane_sums4(sums, 1 + cc, reach, q0, q1, q2, q3, chand, e0 + f0 - cc, cbase[b, o, cc + 1] - 1 - f0)
     _lane_sums4(sums, 0, reach, q0, q1, q2, q3, qorder, o0, o1 - o0)  # the totals, beside the scales
     _fold_values4(sums, cards, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], reach, q0, q1, q2, q3, vals,
-                  w0, w1, w2, w3)
+                  w0, w1, w2, w3, window[p, 0], window[p, 0] - window[o, 0], window[o, 1])
 
 
 def _vector_helpers(context, builder):
@@ -1518,23 +1560,24 @@ def dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_wei
                 _row_add(pval[d], pval[d + 1], n_p)
             if len(tree.iso_count) > 0 and kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
                 _mirror_add(val[d], val[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
-                            tree.iso_count[node[d + 1]], n_p)
+                            tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
                 if predict > 0:
                     _mirror_add(pval[d], pval[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
-                                tree.iso_count[node[d + 1]], n_p)
+                                tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
         nxt[d] = a + 1
     return root_value(range_p, val, 0), visited
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _mirror_add(dst, inp, perm, first, count, n):
+def _mirror_add(dst, inp, perm, first, count, n, lo):
     """dst += the values of each mirror deal of a representative one: its values ``inp`` read
     through the hand permutation of the two suits swapped (a hand's value in the mirror subtree is
-    its image's in the representative's)."""
+    its image's in the representative's).  The permutations are of the terminals' shared list;
+    the vectors are the player's window of it, from ``lo`` (a swap maps each range onto itself)."""
     for m in range(first, first + count):
         row = perm[m]
         for i in range(n):
-            dst[i] += inp[row[i]]
+            dst[i] += inp[row[lo + i] - lo]
 
 
 @intrinsic
@@ -1612,7 +1655,7 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
 
 
 @njit(cache=True, error_model="numpy")
-def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node):
+def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node, lo):
     """``cut_val[j]`` = the sum of cut node j's children's values (``child_val``, from
     :func:`cut_thread`) in child order, from 0, each child's mirrors (suit isomorphism) right
     after it: the single pass's sum, bit for bit, whatever the number of threads."""
@@ -1627,7 +1670,7 @@ def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node):
                 cut_val[j, r, i] += child_val[k, r, i]
             if len(tree.iso_count) > 0:
                 c = task_node[k]
-                _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_first[c], tree.iso_count[c], n_p)
+                _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_first[c], tree.iso_count[c], n_p, lo)
 
 
 @njit(cache=True, error_model="numpy")

@@ -67,7 +67,7 @@ class Workspace:
     the tree has a chance node and nothing is sampled (:meth:`_walk_cut`)."""
 
     def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False, threads: int = 1):
-        width = max(tree.n_hands)
+        width = tree.width
         self.per_node = per_node
         #: the depth-first pass's threads (:meth:`_walk_cut`); the per-node pass runs in one
         self.threads = max(int(threads), 1)
@@ -184,7 +184,8 @@ class Workspace:
             # changes which thread runs a task, no figure
             queue[1:] = np.argsort(-work, kind="stable")
             self._queue_sorted = True
-        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node)
+        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node,
+                           int(self.args[1].window[p, 0]))
         value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
                                      cut_reach, cut_val, scales)
         self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
@@ -266,7 +267,7 @@ class ShapeWorkspace:
         self.tree = tree
         self.shapes = sh = shape_tree(tree)
         self.dtype = np.dtype(dtype)
-        self.width = width = max(tree.n_hands)
+        self.width = width = tree.width
         rows = max(sh.inner_rows, 1)
         self.opp, self.own, self.val = (np.zeros(rows * width, dtype=dtype) for _ in range(3))
         # every block is an inner node's (a terminal is evaluated at its parent, on the parent's rows)
@@ -337,7 +338,7 @@ PER_NODE_BYTES = 32 * 2 ** 20
 
 
 def per_node_fits(tree: PublicTree, dtype) -> bool:
-    return 2 * tree.n_nodes * max(tree.n_hands) * np.dtype(dtype).itemsize <= PER_NODE_BYTES
+    return 2 * tree.n_nodes * tree.width * np.dtype(dtype).itemsize <= PER_NODE_BYTES
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:

@@ -133,9 +133,13 @@ class PublicPolicy:
         game = iso.extra["game"]
         swaps = iso.extra["swaps"]
         where = {label: k for k, label in enumerate(iso.labels)}
-        index = np.full(1326, -1, dtype=np.int64)
-        index[np.asarray(game.hands, dtype=np.int64)] = np.arange(len(game.hands))
-        pairs, cards = pair_index_table(), np.asarray(game.hand_cards, dtype=np.int64)
+        pairs = pair_index_table()
+        cards = [iso.hand_cards(q) for q in (0, 1)]  # each player's list (the same in both trees)
+        index = []  # per player: pair id -> its place in the player's list
+        for q in (0, 1):
+            ix = np.full(1326, -1, dtype=np.int64)
+            ix[pairs[cards[q][:, 0], cards[q][:, 1]]] = np.arange(len(cards[q]))
+            index.append(ix)
         board = tuple(game.board)
         probs = [np.empty(n) for n in full.infoset_actions()]
         seen: dict[str, tuple] = {}
@@ -146,12 +150,12 @@ class PublicPolicy:
             if found is None:
                 dealt = tuple(parse_cards(dealt_text)) if dealt_text else ()
                 canon, cmap = canonical_deal(board, dealt, swaps)
-                hand_map = index[pairs[cmap[cards[:, 0]], cmap[cards[:, 1]]]]
-                found = seen[dealt_text] = (cards_str(canon), hand_map)
-            canon_text, hand_map = found
+                maps = tuple(index[q][pairs[cmap[cards[q][:, 0]], cmap[cards[q][:, 1]]]] for q in (0, 1))
+                found = seen[dealt_text] = (cards_str(canon), maps)
+            canon_text, maps = found
             k = where[":" + canon_text + ":" + betting]
             p, na, n = int(full.player[node]), int(full.n_children[node]), full.n_hands[int(full.player[node])]
-            table = self.table(k)[:, hand_map]
+            table = self.table(k)[:, maps[p]]
             o = full.offset[node]
             probs[p][o:o + na * n] = table.reshape(-1)
         return PublicPolicy(full, probs)

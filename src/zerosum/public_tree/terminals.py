@@ -15,7 +15,10 @@ showdown result otherwise), where W(i, j, b) is the chance probability of that d
   strength (done once, at compile time); a fold is the opponent's total reach minus the reach of
   hands holding either of my cards plus the identical hand (subtracted twice); a showdown is an
   upward sweep (reach of weaker hands, minus those sharing a card) and a downward one, ties
-  grouped.  O(n + 52) per terminal instead of O(n^2).  Both players share one hand list.
+  grouped.  O(n + 52) per terminal instead of O(n^2).  Its data covers one hand list of both
+  players' hands, ordered [player 0's only | both | player 1's only], so that each player's own
+  list (its range) is one window of it (``window``): the passes' vectors are per player, of its
+  window's length, and the terminal reads a hand's cards at its index plus its window's start.
 """
 
 from __future__ import annotations
@@ -42,17 +45,19 @@ class DenseTerminals:
     def kernel_args(self) -> TerminalArrays:
         e2 = np.zeros((0, 2), dtype=np.int64)
         e1 = np.zeros(0, dtype=np.int64)
-        return TerminalArrays(DENSE, self.weight, self.signed, e2, np.zeros(0), e1, e1, e1, *_NO_PREFIX)
+        return TerminalArrays(DENSE, self.weight, self.signed, e2, np.zeros(0), e1, e1, e1, *_NO_PREFIX, _NO_WINDOW)
 
 
 # the prefix-sum showdown's arrays, empty (the evaluators that do not use them)
 _NO_PREFIX = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 8), dtype=np.int16),
               np.zeros((0, 2, 53), dtype=np.int64), np.zeros(0, dtype=np.int32))
+#: the evaluators without windows (dense and rank terminals: each player's list is its own)
+_NO_WINDOW = np.zeros((2, 2), dtype=np.int64)
 
 
 @dataclass(frozen=True)
 class SweepTerminals:
-    cards: np.ndarray  # [n, 2] the two cards of each hand (same list for both players)
+    cards: np.ndarray  # [n, 2] the two cards of each hand of the shared list (both players' windows)
     const: np.ndarray  # [boards] chance probability of any one compatible deal on that board
     order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated)
     start: np.ndarray  # [boards + 1] where each board's slice of ``order`` starts
@@ -61,6 +66,15 @@ class SweepTerminals:
     players: np.ndarray | None = None
     #: the terminals' per-player lists and prefix-sum indices (:func:`showdown_prefix_arrays`), made on first use
     prefix: tuple | None = None
+    #: [2, 2] per player (start, length) of its hands in ``cards``' list (its vectors' index i is
+    #: hand start + i there); None: both players' lists are the whole list
+    window: np.ndarray | None = None
+
+    def windows(self) -> np.ndarray:
+        """[2, 2] int64: each player's (start, length) in the shared list."""
+        if self.window is None:
+            return np.array([[0, len(self.cards)], [0, len(self.cards)]], dtype=np.int64)
+        return np.asarray(self.window, dtype=np.int64)
 
     kind = SWEEP
 
@@ -73,12 +87,13 @@ class SweepTerminals:
         if self.prefix is None:
             players = np.ones((2, len(self.cards)), dtype=bool) if self.players is None else self.players
             object.__setattr__(self, "prefix", showdown_prefix_arrays(self.cards, self.order, self.start,
-                                                                      self.strength, players))
+                                                                      self.strength, players, self.windows()))
         return TerminalArrays(SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength,
-                              *self.prefix)
+                              *self.prefix, self.windows())
 
     def dense(self, n_boards: int | None = None) -> DenseTerminals:
-        """The same terminals as dense matrices (for tests; O(n^2) memory per board)."""
+        """The same terminals as dense matrices (for tests and the local best response; O(n^2)
+        memory per board), [player 0's window x player 1's]."""
         n = len(self.cards)
         boards = len(self.const) if n_boards is None else n_boards
         weight = np.zeros((boards, n, n))
@@ -95,13 +110,16 @@ class SweepTerminals:
             w = self.const[b] * (ok[:, None] & ok[None, :] & ~share)
             weight[b] = w
             signed[b] = w * np.sign(strength[:, None] - strength[None, :])
-        return DenseTerminals(weight, signed)
+        (a0, m0), (a1, m1) = self.windows().tolist()
+        return DenseTerminals(np.ascontiguousarray(weight[:, a0:a0 + m0, a1:a1 + m1]),
+                              np.ascontiguousarray(signed[:, a0:a0 + m0, a1:a1 + m1]))
 
 
-def showdown_prefix_arrays(cards, order, start, strength, players) -> tuple:
+def showdown_prefix_arrays(cards, order, start, strength, players, window=None) -> tuple:
     """What the sweep evaluator reads (the kernel's ``terminal`` and ``_showdown_prefix``), per
     board b and player q, over q's live hands of positive range weight in strength order:
-    ``qorder[qstart[2 b + q]:qstart[2 b + q + 1]]`` (hand indices).  A hand outside a player's
+    ``qorder[qstart[2 b + q]:qstart[2 b + q + 1]]`` (hand indices in q's own list: the shared
+    list's less q's window start, ``window[q, 0]``; ``chand`` the same).  A hand outside a player's
     range has reach 0 all along, so leaving it out changes no sum (adding 0 is exact) and its own
     values (0 now) are never weighed; the lists make a terminal O(n_p + n_o), not O(2 n).
 
@@ -172,6 +190,14 @@ def showdown_prefix_arrays(cards, order, start, strength, players) -> tuple:
                 pidx[g0:g1, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
     if len(pidx) and pidx.max() >= 2 ** 15:  # (cannot happen with 52 cards: see above)
         raise AssertionError("showdown scratch indices past int16")
+    if window is not None:  # each player's entries in its own list
+        for b in range(boards):
+            for q in (0, 1):
+                k = 2 * b + q
+                if len(qorder[k]) and (qorder[k].min() < window[q, 0] or qorder[k].max() >= window[q].sum()):
+                    raise AssertionError("a player's range outside its window")
+                qorder_all[qstart[k]:qstart[k + 1]] -= window[q, 0]
+                chand[2 * qstart[k]:2 * qstart[k + 1]] -= window[q, 0]
     return qorder_all, qstart, pidx.astype(np.int16), cbase, chand
 
 
@@ -191,4 +217,4 @@ class RankTerminals:
         e3 = np.zeros((0, 0, 0))
         meta = np.array([self.copies, 0], dtype=np.int64)
         return TerminalArrays(RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel(), self.board_rank, meta,
-                              *_NO_PREFIX)
+                              *_NO_PREFIX, _NO_WINDOW)

@@ -49,8 +49,11 @@ def leaf_tree(tree: PublicTree, node: int, ranges) -> PublicTree:
     parent = np.array([-1] + [new[int(tree.parent[n])] for n in nodes[1:]], dtype=np.int64)
     terminals = tree.terminals
     ranges = (np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64))
-    if terminals.kind == SWEEP:  # its per-player hand lists follow the ranges' support
-        terminals = dataclasses.replace(terminals, players=np.stack([ranges[0] > 0, ranges[1] > 0]), prefix=None)
+    if terminals.kind == SWEEP:  # its per-player hand lists follow the ranges' support (masks on the shared list)
+        players = np.zeros((2, len(terminals.cards)), dtype=bool)
+        for q in (0, 1):
+            players[q, tree.hand_window(q)] = ranges[q] > 0
+        terminals = dataclasses.replace(terminals, players=players, prefix=None)
     return assemble(f"{tree.game_id}@{tree.labels[node]}", tree.kind[nodes], tree.player[nodes], parent,
                     tree.board[nodes], tree.stake[nodes], [tree.labels[n] for n in nodes],
                     [tree.action_labels[n] for n in nodes], tree.hand_labels, ranges, terminals, 0, tree.pot)

@@ -107,7 +107,7 @@ class SplitDriver(IterativeSolver):
         self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
         self.regrets = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
         self.average = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
-        width = max(tree.n_hands)
+        width = tree.width
         m = len(self.trunk.kind)
         # the trunk's per-node buffers, ranges and scratch: the sums' dtype for the updates, float64
         # for the evaluations (as in the single-process solver)

@@ -38,7 +38,8 @@ class SubtreeWorker:
         self.dtype = np.dtype(dtype)
         self.regrets = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
         self.average = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
-        width = max(n_hands)
+        # (the sweep's scratch is laid out on its shared hand list, which may be longer than either's)
+        width = max(*n_hands, terminal_args.cards.shape[0] if terminal_args.evaluator == 1 else 0)
         biggest = max((len(pc.kind) for pc in pieces), default=1)
         # per-node buffers of the sums' dtype for the updates, float64 for the evaluations (as the
         # single-process solver: float32 sums are read by float64 passes)
