@@ -36,16 +36,22 @@ class TreeArrays(NamedTuple):
     iso_perm: np.ndarray
 
 
-#: the mirrors' arrays are int32 (hand indices and row numbers): on TexasSolver's flop spot the
-#: permutations alone were 40.3 MiB as int64 (15,990 rows of 330 hands), now 20.1, and first and
-#: count 4.8 MiB each, now 2.4; empty ones of the same types, so a tree without mirrors runs the
-#: same compiled passes
-_NO_ISO = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros((0, 0), dtype=np.int32))
+#: the mirrors' arrays: first int32 (row numbers), count int8 (at most 3), the permutations int16 (hand
+#: indices, < 1,326): on TexasSolver's flop spot the permutations alone were 40.3 MiB as int64
+#: (15,990 rows of 330 hands), 20.1 as int32, now 10.1, and first and count 4.8 MiB each, now
+#: 2.4; empty ones of the same types, so a tree without mirrors runs the same compiled passes
+_NO_ISO = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int8), np.zeros((0, 0), dtype=np.int16))
 
 
 def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso=None) -> TreeArrays:
-    """A :class:`TreeArrays`; ``iso`` the tree's mirrors (first, count, perm) or None."""
-    iso = _NO_ISO if iso is None else tuple(np.asarray(a, dtype=np.int32) for a in iso)  # (no copy: int32 already)
+    """A :class:`TreeArrays` in the form's types (:data:`~zerosum.public_tree.form.NODE_TYPES`: no
+    copy of a tree's own arrays; a split piece's are cast), so every tree runs the same compiled
+    passes; ``iso`` the tree's mirrors (first, count, perm) or None."""
+    kind, player = np.asarray(kind, dtype=np.int8), np.asarray(player, dtype=np.int8)
+    first_child, n_children = np.asarray(first_child, dtype=np.int32), np.asarray(n_children, dtype=np.int32)
+    board, stake, offset = np.asarray(board, dtype=np.int32), np.asarray(stake, dtype=np.float64), np.asarray(
+        offset, dtype=np.int64)
+    iso = _NO_ISO if iso is None else tuple(np.asarray(a, dtype=t.dtype) for a, t in zip(iso, _NO_ISO))  # (no copy)
     return TreeArrays(kind, player, first_child, n_children, board, stake, offset, *iso)
 
 
@@ -139,7 +145,9 @@ class TerminalBatches(NamedTuple):
     local: np.ndarray
 
 
-NO_BATCHES = TerminalBatches(*(np.zeros(0, dtype=np.int64) for _ in range(5)))
+#: (int32, as :func:`~zerosum.public_tree.kernels.batch_plan` makes them: node numbers and
+#: positions; TexasSolver's flop spot 18.7 -> 9.3 MiB)
+NO_BATCHES = TerminalBatches(*(np.zeros(0, dtype=np.int32) for _ in range(5)))
 
 
 class DepthScratch(NamedTuple):

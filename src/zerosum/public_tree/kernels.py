@@ -474,8 +474,8 @@ def batch_plan(kind, parent, first_child, n_children, board, cap):
         size[n] += 1
         if n > 0:
             size[parent[n]] += size[n]
-    root = np.full(nn, -1, dtype=np.int64)
-    local = np.full(nn, -1, dtype=np.int64)
+    root = np.full(nn, -1, dtype=np.int32)
+    local = np.full(nn, -1, dtype=np.int32)
     tops = 0
     total = 0
     for n in range(nn):
@@ -483,9 +483,9 @@ def batch_plan(kind, parent, first_child, n_children, board, cap):
             root[n] = tops
             tops += 1
             total += size[n]
-    start = np.zeros(tops + 1, dtype=np.int64)
-    node = np.zeros(total, dtype=np.int64)
-    first = np.full(total, -1, dtype=np.int64)
+    start = np.zeros(tops + 1, dtype=np.int32)
+    node = np.zeros(total, dtype=np.int32)
+    first = np.full(total, -1, dtype=np.int32)
     r = 0
     for n in range(nn):
         if root[n] < 0:

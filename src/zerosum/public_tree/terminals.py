@@ -49,8 +49,8 @@ class DenseTerminals:
 
 
 # the prefix-sum showdown's arrays, empty (the evaluators that do not use them)
-_NO_PREFIX = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 8), dtype=np.int16),
-              np.zeros((0, 2, 53), dtype=np.int64), np.zeros(0, dtype=np.int32))
+_NO_PREFIX = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), np.zeros((0, 8), dtype=np.int16),
+              np.zeros((0, 2, 53), dtype=np.int32), np.zeros(0, dtype=np.int16))
 #: the evaluators without windows (dense and rank terminals: each player's list is its own)
 _NO_WINDOW = np.zeros((2, 2), dtype=np.int64)
 
@@ -59,9 +59,9 @@ _NO_WINDOW = np.zeros((2, 2), dtype=np.int64)
 class SweepTerminals:
     cards: np.ndarray  # [n, 2] the two cards of each hand of the shared list (both players' windows)
     const: np.ndarray  # [boards] chance probability of any one compatible deal on that board
-    order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated)
+    order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated; int32)
     start: np.ndarray  # [boards + 1] where each board's slice of ``order`` starts
-    strength: np.ndarray  # parallel to ``order``: the strength (equal = tie)
+    strength: np.ndarray  # parallel to ``order``: the strength (equal = tie; int32)
     #: [2, n] whether each hand is in each player's range (weight > 0); None: every hand in both
     players: np.ndarray | None = None
     #: the terminals' per-player lists and prefix-sum indices (:func:`showdown_prefix_arrays`), made on first use
@@ -148,10 +148,11 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
             strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
             qstart.append(qstart[-1] + int(keep.sum()))
     qstart = np.array(qstart, dtype=np.int64)
-    # the card lists' hands as int32 and the scratch indices as int16 (below 52 + 3 * 1,326 + 53 <
-    # 2 ** 15): on the limit turn 1.62 -> 0.81 MiB and 3.24 -> 1.62 MiB, read the same (the kernels
-    # widen them to int64); qorder stays int64, the type of the sweep's ``order`` it stands in for
-    qorder_all = np.concatenate(qorder).astype(np.int64) if qorder else np.zeros(0, dtype=np.int64)
+    # the lists' hands as int32 (qorder) and int16 (chand, the card lists), the scratch indices as
+    # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: on the limit turn the card lists
+    # 3.24 MiB as int64, 0.41 now, the scratch indices 6.48 -> 1.62, qorder 0.81 -> 0.40; read
+    # the same (the kernels widen them to int64)
+    qorder_all = np.concatenate(qorder).astype(np.int32) if qorder else np.zeros(0, dtype=np.int32)
     pidx = np.zeros((len(qorder_all), 8), dtype=np.int32)
     cbase = np.zeros((boards, 2, 53), dtype=np.int64)
     chand = np.zeros(2 * len(qorder_all), dtype=np.int32)
@@ -198,7 +199,7 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
                     raise AssertionError("a player's range outside its window")
                 qorder_all[qstart[k]:qstart[k + 1]] -= window[q, 0]
                 chand[2 * qstart[k]:2 * qstart[k + 1]] -= window[q, 0]
-    return qorder_all, qstart, pidx.astype(np.int16), cbase, chand
+    return qorder_all, qstart, pidx.astype(np.int16), cbase.astype(np.int32), chand.astype(np.int16)
 
 
 @dataclass(frozen=True)
