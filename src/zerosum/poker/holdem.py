@@ -112,7 +112,8 @@ class HoldemGame(Game):
         self._legal_cache: dict = {}
         self.range_text = (str(range0), str(range1))
         weights = [parse_range(r, dead=self.board) for r in self.range_text]
-        # both players share one hand list: the pairs either range holds
+        # the game lists the pairs either range holds (the history tree deals from it; the public tree
+        # gives each player its own range, a window of this list: public_tree.holdem_build.hand_windows)
         live = live_pairs(self.board)
         self.hands = live[(weights[0][live] > 0) | (weights[1][live] > 0)]
         self.hand_cards = hole_pairs()[self.hands]
