@@ -98,3 +98,24 @@ def test_threads_on_a_small_tree_run_the_threaded_pass_and_say_so():
     assert abs(a["value_average"] - b["value_average"]) < 1e-12
     river = public_solver("cfr+", HoldemGame(board="Ks7d2c9h5s", range0="QQ+", range1="JJ+"), threads=2)
     assert river.threads == 1
+
+
+@pytest.mark.parametrize("game, params", [("holdem", {"board": "Ks7d2c9h", "raises": 1, "range0": "AA,KQs",
+                                                       "range1": "QQ+,T9s"}), ("poker", {})])
+def test_below_chance_is_the_ancestors_walk(game, params):
+    """The threads' cut nodes (chance nodes with none above) rest on this flag: pointer jumping
+    against walking each node's ancestors."""
+    from zerosum.games import load_game
+    from zerosum.public_tree.compile import public_tree
+    from zerosum.public_tree.form import CHANCE_NODE
+    from zerosum.public_tree.passes import below_chance
+
+    tree = public_tree(load_game(game, **params))
+    walked = np.zeros(tree.n_nodes, dtype=bool)
+    for n in range(1, tree.n_nodes):
+        a = int(tree.parent[n])
+        while a >= 0 and not walked[n]:
+            walked[n] = tree.kind[a] == CHANCE_NODE
+            a = int(tree.parent[a]) if a > 0 else -1
+    assert walked.any() and not walked.all()
+    assert np.array_equal(below_chance(tree), walked)
