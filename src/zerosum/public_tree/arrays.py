@@ -21,7 +21,7 @@ import numpy as np
 class TreeArrays(NamedTuple):
     """The public tree's node arrays (parents first, children consecutive): see
     :class:`zerosum.public_tree.form.PublicTree`; a split piece has its own (local) ones.  The
-    last three are suit isomorphism's mirrors (:attr:`~zerosum.public_tree.form.PublicTree.iso`),
+    last four are suit isomorphism's mirrors (:attr:`~zerosum.public_tree.form.PublicTree.iso`),
     empty where there are none (:func:`tree_arrays`)."""
 
     kind: np.ndarray
@@ -34,19 +34,22 @@ class TreeArrays(NamedTuple):
     iso_first: np.ndarray
     iso_count: np.ndarray
     iso_perm: np.ndarray
+    iso_swap: np.ndarray
 
 
 #: the mirrors' arrays: first int32 (row numbers), count int8 (at most 3), the permutations int16 (hand
-#: indices, < 1,326): on TexasSolver's flop spot the permutations alone were 40.3 MiB as int64
-#: (15,990 rows of 330 hands), 20.1 as int32, now 10.1, and first and count 4.8 MiB each, now
-#: 2.4; empty ones of the same types, so a tree without mirrors runs the same compiled passes
-_NO_ISO = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int8), np.zeros((0, 0), dtype=np.int16))
+#: indices, < 1,326), one per suit swap (at most six), and per mirror row the swap it reads (int8):
+#: on TexasSolver's flop spot the permutations were 40.3 MiB as int64 rows, one per mirror (15,990
+#: rows of 330 hands), 20.1 as int32, 10.1 as int16, now 6 rows and 16 KiB; first and count 4.8 MiB
+#: each as int64; empty ones of the same types, so a tree without mirrors runs the same compiled passes
+_NO_ISO = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int8), np.zeros((0, 0), dtype=np.int16),
+           np.zeros(0, dtype=np.int8))
 
 
 def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso=None) -> TreeArrays:
     """A :class:`TreeArrays` in the form's types (:data:`~zerosum.public_tree.form.NODE_TYPES`: no
     copy of a tree's own arrays; a split piece's are cast), so every tree runs the same compiled
-    passes; ``iso`` the tree's mirrors (first, count, perm) or None."""
+    passes; ``iso`` the tree's mirrors (first, count, perm, swap) or None."""
     kind, player = np.asarray(kind, dtype=np.int8), np.asarray(player, dtype=np.int8)
     first_child, n_children = np.asarray(first_child, dtype=np.int32), np.asarray(n_children, dtype=np.int32)
     board, stake, offset = np.asarray(board, dtype=np.int32), np.asarray(stake, dtype=np.float64), np.asarray(

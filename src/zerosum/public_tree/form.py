@@ -89,9 +89,9 @@ class PublicTree:
 
     @property
     def iso(self):
-        """Suit isomorphism's mirrors, (first, count, perm) per node below a deal, or None: the
-        node stands for ``count[n]`` more deals whose values are its own read through the hand
-        permutations ``perm[first[n]:first[n] + count[n]]`` (see
+        """Suit isomorphism's mirrors, (first, count, perm, swap) per node below a deal, or None:
+        the node stands for ``count[n]`` more deals whose values are its own read through the hand
+        permutations ``perm[swap[m]]`` for m in ``first[n]`` .. ``first[n] + count[n] - 1`` (see
         :func:`zerosum.public_tree.holdem_build.holdem_public_tree`)."""
         return self.extra.get("iso")
 

@@ -158,7 +158,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
     terminals = sweep_terminals(game, boards, order, window)
     est = game.estimated_sizes()
     extra = {}
-    if mirrors_of:  # per node below a deal: its mirrors (rows of iso_perm: one hand permutation each)
+    if mirrors_of:  # per node below a deal: its mirrors (each reads the hand permutation of its swap)
         count = np.zeros(len(kind), dtype=np.int8)  # (the types the passes take: arrays._NO_ISO)
         under_deal = np.zeros(len(kind), dtype=bool)
         under_deal[1:] = kind[parent[1:]] == CHANCE_NODE
@@ -170,7 +170,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
                 rows.extend(m)
         first = (np.cumsum(count, dtype=np.int64) - count).astype(np.int32)
         table = np.stack([swaps[k] for k in sorted(swaps)]).astype(np.int16)  # (hand indices: arrays._NO_ISO)
-        extra["iso"] = (first, count, np.ascontiguousarray(table[np.array(rows, dtype=np.int64)]))
+        extra["iso"] = (first, count, table, np.array(rows, dtype=np.int8))  # (a row per swap, a swap per mirror)
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     mine = [order[a:a + m] for a, m in window.tolist()]  # each player's hands, as the game's indices
     return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],

@@ -1559,23 +1559,24 @@ def dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_wei
             if predict > 0:
                 _row_add(pval[d], pval[d + 1], n_p)
             if len(tree.iso_count) > 0 and kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
-                _mirror_add(val[d], val[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
+                _mirror_add(val[d], val[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[node[d + 1]],
                             tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
                 if predict > 0:
-                    _mirror_add(pval[d], pval[d + 1], tree.iso_perm, tree.iso_first[node[d + 1]],
+                    _mirror_add(pval[d], pval[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[node[d + 1]],
                                 tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
         nxt[d] = a + 1
     return root_value(range_p, val, 0), visited
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _mirror_add(dst, inp, perm, first, count, n, lo):
+def _mirror_add(dst, inp, perm, swap, first, count, n, lo):
     """dst += the values of each mirror deal of a representative one: its values ``inp`` read
     through the hand permutation of the two suits swapped (a hand's value in the mirror subtree is
     its image's in the representative's).  The permutations are of the terminals' shared list;
-    the vectors are the player's window of it, from ``lo`` (a swap maps each range onto itself)."""
+    the vectors are the player's window of it, from ``lo`` (a swap maps each range onto itself).
+    Mirror m reads the permutation of its swap, ``perm[swap[m]]``."""
     for m in range(first, first + count):
-        row = perm[m]
+        row = perm[swap[m]]
         for i in range(n):
             dst[i] += inp[row[lo + i] - lo]
 
@@ -1670,7 +1671,7 @@ def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node, lo)
                 cut_val[j, r, i] += child_val[k, r, i]
             if len(tree.iso_count) > 0:
                 c = task_node[k]
-                _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_first[c], tree.iso_count[c], n_p, lo)
+                _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_swap, tree.iso_first[c], tree.iso_count[c], n_p, lo)
 
 
 @njit(cache=True, error_model="numpy")
