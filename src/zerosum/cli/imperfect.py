@@ -318,7 +318,9 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         curve, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {g.id}", as_json,
                                               curve_marks, save_every=save_every, state_path=state_path,
                                               seconds=seconds, target=target)
-    avg = solver.average_policy()
+    strategy = getattr(solver, "result_strategy", "average")  # last-iterate methods: "current"
+    # the method's result: the profile that --save writes, `evaluate` reads and the headline reports
+    avg = solver.current_policy() if strategy == "current" else solver.average_policy()
     stopped = getattr(solver, "stopped", None)
     result = solve_result(g, algorithm, _updates(solver), None if one_shot else solver.iteration if stopped
                           else iterations, rows, first_actions(avg), cg.sizes(), compile_s, solve_s)
@@ -328,12 +330,16 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         result.update(solver.extra_info())
     if psro_ray:
         result["workers"] = solver.parallel[1]
-    strategy = getattr(solver, "result_strategy", "average")  # last-iterate methods: "current"
     if not one_shot:
+        last = rows[-1]
         result["result_strategy"] = strategy
-        result["nash_conv_current"] = rows[-1].get("nash_conv_current")
+        result["nash_conv_current"] = last.get("nash_conv_current")
+        result["nash_conv_average"] = last.get("nash_conv_average")
+        result["value_average"] = last.get("value_average")
+        if strategy == "current":  # value, nash_conv, exploitability: of the result strategy, as saved
+            result.update(_current_headline(solver, last))
     # late write failures: reported after the results, which are worth having anyway
-    failed = write_outputs(result, solver, solver.current_policy() if strategy == "current" else avg, state_path,
+    failed = write_outputs(result, solver, avg, state_path,
                            save_path, (plot_path, curve, f"{algorithm} on {g.id}") if plot_path else None,
                            current=(save_current, solver.current_policy) if save_current else None)
     if result.get("saved"):
@@ -349,6 +355,18 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if failed:
         raise ZerosumError("; ".join(failed))
     finish_interrupted(result)
+
+
+def _current_headline(solver, row: dict) -> dict:
+    """``value``, ``nash_conv`` and ``exploitability`` of the solver's current strategy (a last-iterate
+    method's result), from the last checkpoint where it has them, else computed here."""
+    nash_conv, value = row.get("nash_conv_current"), row.get("value_current")
+    if nash_conv is None or value is None:
+        from ..core.evaluation import evaluate as evaluate_policy
+
+        ev = evaluate_policy(solver.game, solver.current_policy())
+        nash_conv, value = ev.nash_conv, ev.value
+    return {"value": value, "nash_conv": nash_conv, "exploitability": nash_conv / 2}
 
 
 def load_spot_game(game: str, params, spot: str):
@@ -503,8 +521,9 @@ def _print_solve(r: dict) -> None:
         if len(lps) == 1:
             c.print("(one LP: player 0's maximin; player 1's strategy is read from its duals)")
         c.print(f"NashConv (sum of both players' best-response gains): {_nc(r['nash_conv'])}")
-    c.print(f"value of the game to player 0 (average strategy): {_fixed(r['value'], 4)}")
-    c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)}")
+    which = "current strategy, the last iterate" if r.get("result_strategy") == "current" else "average strategy"
+    c.print(f"value of the game to player 0 ({which}): {_fixed(r['value'], 4)}")
+    c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)} ({which})")
     if r.get("locks"):  # --option lock=FILE (zerosum.public_tree.locking)
         lk = r["locks"]
         gain = "" if lk["locked_player_gain"] is None else \
@@ -516,8 +535,9 @@ def _print_solve(r: dict) -> None:
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)
     if r.get("result_strategy") == "current":  # a last-iterate method: its current strategy is the result
-        c.print(f"{r['algorithm']} is a last-iterate method: its result is the current strategy, NashConv "
-                f"{_nc(r['nash_conv_current'])} (the average's: {_nc(r['nash_conv'])})", soft_wrap=True)
+        c.print(f"{r['algorithm']} is a last-iterate method: its result is the current strategy (the figures above "
+                f"and --save), NashConv {_nc(r['nash_conv'])}; the average strategy's: {_nc(r['nash_conv_average'])}",
+                soft_wrap=True)
     if "saved" in r:
         c.print(f"{r.get('saved_strategy', 'average')} {'strategy' if r.get('saved_strategy') == 'current' else 'policy'}"
                 f" saved to {r['saved']}", soft_wrap=True)
