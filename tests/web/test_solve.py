@@ -110,3 +110,60 @@ def test_the_page_starts_a_run_and_draws_its_curve(live_server, browser, screens
     curves = browser.find_elements(By.CSS_SELECTOR, "svg.plot polyline.curve")
     assert len(curves) >= 4  # two runs, average and current each
     screenshot("solve")
+
+
+def _start_in_page(browser, game, iterations, params=None):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, f"#solve-game option[value={game}]"),
+             what="the games")
+    Select(browser.find_element(By.ID, "solve-game")).select_by_value(game)
+    for name, value in (params or {}).items():
+        box = browser.find_element(By.CSS_SELECTOR, f"#solve-params input[name={name}]")
+        box.clear()
+        box.send_keys(value)
+    box = browser.find_element(By.ID, "solve-iterations")
+    box.clear()
+    box.send_keys(str(iterations))
+    browser.find_element(By.ID, "solve-start").click()
+
+
+def test_a_failed_run_shows_its_error_in_the_list(live_server, browser, screenshot):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/")
+    before = {r["id"] for r in _api(live_server, "GET", "/api/runs")["runs"]}
+    # the default ranges on this river: 22 million histories, past the history tree's limit
+    _start_in_page(browser, "holdem", 100, {"board": "Ks7d2c9h5s"})
+
+    def failed_row(b):
+        for row in b.find_elements(By.CSS_SELECTOR, "#solve-runs tbody tr"):
+            if row.get_attribute("data-run") not in before and \
+                    row.find_element(By.CSS_SELECTOR, ".run-status").text.startswith("failed"):
+                return row
+        return None
+
+    row = wait_for(browser, failed_row, what="the hold'em run's row, failed")
+    rid = row.get_attribute("data-run")
+    server = _api(live_server, "GET", f"/api/runs/{rid}")
+    assert server["status"] == "failed" and "2,000,000-history limit" in server["error"]
+    shown = row.find_element(By.CSS_SELECTOR, ".run-error").text
+    assert "2,000,000-history limit" in shown and shown in server["error"]
+    screenshot("solve-failed-run")
+    _api(live_server, "DELETE", f"/api/runs/{rid}")
+
+
+def _api(server, method, path, body=None):
+    import json
+    import urllib.error
+    import urllib.request
+
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"} if data else {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return json.loads(answer.read())
+    except urllib.error.HTTPError as e:
+        return json.loads(e.read())

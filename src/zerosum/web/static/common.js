@@ -3,7 +3,7 @@
 
 const zs = {};
 
-// fetch JSON from the API; on an {error} answer show it in the message line and throw.
+// fetch JSON from the API; on an error answer (not 2xx: {error}) show it in the message line and throw.
 // options.quiet (a background poll): neither clear nor set the message line, only throw
 zs.api = async function (path, options = {}) {
   const quiet = Boolean(options.quiet);
@@ -20,10 +20,12 @@ zs.api = async function (path, options = {}) {
     if (!quiet) zs.showError("the server does not answer (" + e.message + ")");
     throw e;
   }
-  let data = null;
+  let data = null, parsed = true;
   const text = await response.text();
-  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text.slice(0, 200) }; }
-  if (!response.ok || (data && data.error)) {
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text.slice(0, 200) }; parsed = false; }
+  // an error is a status that is not 2xx (every error of the API) or an answer that is not JSON;
+  // a 200 may hold an "error" field of its own (a failed run's view: GET /api/runs/ID)
+  if (!response.ok || !parsed) {
     const message = (data && data.error) || ("HTTP " + response.status);
     if (!quiet) zs.showError(message);
     throw new Error(message);

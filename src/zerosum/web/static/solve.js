@@ -120,7 +120,8 @@
         el("td", { class: "num run-iteration" }, `${r.iteration} / ${r.iterations}`),
         el("td", { class: "num run-nashconv" }, zs.fmt(r.nash_conv_average, 3)),
         el("td", { class: "num" }, zs.fmt(r.nash_conv_current, 3)),
-        el("td", { class: "run-status", title: r.error || "" }, r.status + (r.error ? ": " + r.error : "")),
+        el("td", { class: "run-status", title: r.error || "" }, r.status,
+          r.error ? el("div", { class: "run-error" }, r.error) : null),
         el("td", {},
           running ? el("button", { onclick: () => act(r, "stop") }, "stop")
             : el("button", { onclick: () => act(r, "resume"), disabled: r.status === "failed" }, "resume"),
