@@ -167,3 +167,42 @@ def _api(server, method, path, body=None):
             return json.loads(answer.read())
     except urllib.error.HTTPError as e:
         return json.loads(e.read())
+
+
+def _press(browser, button, hold=0.25):
+    """A person's click: the button pressed, held a quarter of a second, released."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).move_to_element(button).click_and_hold().pause(hold).release().perform()
+
+
+def _until(condition, timeout=10.0, what="the server"):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_every_click_on_stop_resume_and_delete_takes_effect_while_a_run_iterates(live_server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/")
+    rid = _api(live_server, "POST", "/api/runs", {"game": "leduc", "algorithm": "dcfr", "iterations": 1_000_000})["id"]
+    status = lambda: _api(live_server, "GET", f"/api/runs/{rid}").get("status")  # noqa: E731
+    button = lambda text: wait_for(  # noqa: E731
+        browser, lambda b: b.find_element(By.XPATH, f"//tr[@data-run='{rid}']//button[text()='{text}']"),
+        what=f"the {text} button of {rid}")
+    for attempt in range(5):
+        _until(lambda: status() == "running", what=f"{rid} running")
+        time.sleep(0.4)  # the page polls every 300 ms while it runs
+        _press(browser, button("stop"))
+        _until(lambda: status() == "stopped", 5.0, f"click {attempt + 1} on stop to stop {rid}")
+        _press(browser, button("resume"))
+        _until(lambda: status() == "running", 5.0, f"click {attempt + 1} on resume to resume {rid}")
+    time.sleep(0.4)
+    _press(browser, button("delete"))
+    _until(lambda: "no run" in (_api(live_server, "GET", f"/api/runs/{rid}").get("error") or ""), 5.0,
+           f"the click on delete to delete {rid}")
+    wait_for(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, f"tr[data-run='{rid}']"), what="the row to go")

@@ -106,29 +106,68 @@
     await refresh();
   }
 
+  // the table is updated in place, never rebuilt: a row, and its buttons, live as long as its run,
+  // so a click that lands while the page polls (every 300 ms while a run iterates) is not lost
+  const rows = new Map();  // run id -> {tr, run, cells...}
+
+  function setText(node, text) { if (node.textContent !== text) node.textContent = text; }
+
+  function makeRow(r) {
+    const row = { run: r };
+    const td = (attrs, ...children) => el("td", attrs, ...children);
+    row.swatch = el("span", { class: "swatch" });
+    row.game = td({}, r.game);
+    row.iteration = td({ class: "num run-iteration" });
+    row.average = td({ class: "num run-nashconv" });
+    row.current = td({ class: "num" });
+    row.statusText = el("span", { class: "run-state" });
+    row.error = el("div", { class: "run-error", hidden: true });
+    row.status = td({ class: "run-status" }, row.statusText, row.error);
+    // one button that stops a running run and resumes another: what it does is read at the click
+    row.toggle = el("button", { class: "run-toggle", onclick: () => {
+      act(row.run, isRunning(row.run) ? "stop" : "resume"); } });
+    row.explore = el("button", { class: "run-explore", onclick: () => zs.views.explore.openRun(row.run.id) }, "explore");
+    row.tr = el("tr", { "data-run": r.id },
+      td({}, row.swatch), td({}, r.id), row.game, td({}, r.algorithm), row.iteration, row.average, row.current,
+      row.status,
+      td({}, row.toggle,
+        el("a", { class: "button", href: `/api/runs/${r.id}/policy`, download: `${r.id}-policy.json` }, "policy"),
+        el("a", { class: "button", href: `/api/runs/${r.id}/state`, download: `${r.id}-state.npz` }, "state"),
+        row.explore,
+        el("button", { class: "run-delete", onclick: () => act(row.run, "delete") }, "delete")));
+    return row;
+  }
+
+  function isRunning(r) { return r.status === "running" || r.status === "starting"; }
+
+  function updateRow(row, r, k) {
+    row.run = r;
+    const color = COLORS[k % COLORS.length];
+    if (row.swatch.style.background !== color) row.swatch.style.background = color;
+    row.game.title = r.game_id;
+    setText(row.iteration, `${r.iteration} / ${r.iterations}`);
+    setText(row.average, zs.fmt(r.nash_conv_average, 3));
+    setText(row.current, zs.fmt(r.nash_conv_current, 3));
+    setText(row.statusText, r.status);
+    setText(row.error, r.error || "");
+    row.error.hidden = !r.error;
+    row.status.title = r.error || "";
+    setText(row.toggle, isRunning(r) ? "stop" : "resume");
+    row.toggle.disabled = r.status === "failed";
+    row.explore.disabled = !r.iteration;
+  }
+
   function draw() {
     const body = document.querySelector("#solve-runs tbody");
-    body.replaceChildren();
+    const ids = new Set(runs.map((r) => r.id));
+    for (const [id, row] of rows) {
+      if (!ids.has(id)) { row.tr.remove(); rows.delete(id); }
+    }
     runs.forEach((r, k) => {
-      const color = COLORS[k % COLORS.length];
-      const running = r.status === "running" || r.status === "starting";
-      body.append(el("tr", { "data-run": r.id },
-        el("td", {}, el("span", { class: "swatch", style: `background:${color}` })),
-        el("td", {}, r.id),
-        el("td", { title: r.game_id }, r.game),
-        el("td", {}, r.algorithm),
-        el("td", { class: "num run-iteration" }, `${r.iteration} / ${r.iterations}`),
-        el("td", { class: "num run-nashconv" }, zs.fmt(r.nash_conv_average, 3)),
-        el("td", { class: "num" }, zs.fmt(r.nash_conv_current, 3)),
-        el("td", { class: "run-status", title: r.error || "" }, r.status,
-          r.error ? el("div", { class: "run-error" }, r.error) : null),
-        el("td", {},
-          running ? el("button", { onclick: () => act(r, "stop") }, "stop")
-            : el("button", { onclick: () => act(r, "resume"), disabled: r.status === "failed" }, "resume"),
-          el("a", { class: "button", href: `/api/runs/${r.id}/policy`, download: `${r.id}-policy.json` }, "policy"),
-          el("a", { class: "button", href: `/api/runs/${r.id}/state`, download: `${r.id}-state.npz` }, "state"),
-          el("button", { onclick: () => zs.views.explore.openRun(r.id), disabled: !r.iteration }, "explore"),
-          el("button", { onclick: () => act(r, "delete") }, "delete"))));
+      let row = rows.get(r.id);
+      if (!row) { row = makeRow(r); rows.set(r.id, row); }
+      updateRow(row, r, k);
+      if (body.children[k] !== row.tr) body.insertBefore(row.tr, body.children[k] || null);
     });
     document.getElementById("solve-plot").replaceChildren(plot());
   }
