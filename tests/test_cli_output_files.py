@@ -1,5 +1,7 @@
-"""Output files and reports a new user meets (issue 10): paths checked before any work, files
-written with the umask's mode, results printed even when a late write fails, plain reports."""
+"""The files the ``zerosum`` command writes: paths checked before any work (unwritable, too long for
+the file system, ``--save k.efg``), files written with the umask's mode and nothing half-written,
+results printed even when a late write fails, the state file's round trip and ``--resume``'s seed,
+and ``experiment --json`` writing no figure."""
 
 import json
 import os
@@ -15,7 +17,7 @@ from click.testing import CliRunner
 import zerosum
 from zerosum.cli import cli
 
-ZEROSUM = Path(sys.executable).parent / "zerosum"
+LONG = "a" * 300
 
 
 def run(*args):
@@ -24,6 +26,16 @@ def run(*args):
 
 def mode(path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def _one_line_error(r, *words):
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    out = r.output.strip()
+    assert out.startswith("Error: ") and "\n" not in out, out
+    assert "Traceback" not in r.output
+    for w in words:
+        assert w in out, out
 
 
 @pytest.mark.parametrize("flag", ["--save", "--plot", "--save-state"])
@@ -107,70 +119,31 @@ def test_resume_with_another_seed_is_refused(tmp_path):
     assert run("solve", "kuhn", "-a", "es-mccfr", "-n", "200", "--resume", str(s)).exit_code == 0
 
 
-def test_lp_report_does_not_claim_iterations_or_a_curve(tmp_path):
-    plot = tmp_path / "lp.png"
-    r = run("solve", "kuhn", "-a", "lp", "-n", "1000", "--plot", str(plot), "--json")
+@pytest.mark.parametrize("args", [
+    ["solve", "kuhn", "-n", "2", "--save", LONG + ".json"],
+    ["solve", "kuhn", "-n", "2", "--plot", LONG + ".png"],
+    ["solve", "kuhn", "-n", "2", "--save-state", LONG + ".npz"],
+    ["solve", "kuhn", "-n", "2", "--resume", LONG + ".npz"],
+    ["solve", LONG + ".efg", "-n", "2"],
+    ["experiment", "kuhn", "--plot", LONG + ".png"],
+])
+def test_too_long_name_is_one_line(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, args)
+    _one_line_error(r, "file name too long", "\u2026")  # the 300 a's are elided in the message
+    assert list(tmp_path.iterdir()) == []  # nothing half-written, no temporary left
+
+
+def test_save_efg_is_refused_before_work(tmp_path):
+    f = tmp_path / "k.efg"
+    r = CliRunner().invoke(cli, ["solve", "kuhn", "-n", "2", "--save", str(f)])
+    _one_line_error(r, ".efg is a game format", "k.json")
+    assert not f.exists()
+
+
+def test_experiment_json_writes_no_png_into_cwd(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = run("experiment", "dynamics", "--steps", "1000", "--json")
     assert r.exit_code == 0, r.output
-    out = json.loads(r.stdout)
-    assert out["iterations"] is None and out["updates"] is None
-    assert [c["iteration"] for c in out["checkpoints"]] == [1] and out["checkpoints"][0]["nodes"] is None
-    assert out["value"] == pytest.approx(-1 / 18, abs=1e-12)
-    assert len(out["lp"]["sizes"]) == 1 and out["lp"]["sizes"][0]["simplex_iterations"] > 0
-    assert not plot.exists() and "plot" not in out and "one shot" in out["notes"][0]
-    text = run("solve", "kuhn", "-a", "lp", "-n", "1000").output
-    assert "1000" not in text and "1,000" not in text and "LP 1" not in text
-    assert "sequence-form LP:" in text and "from its duals" in text
-
-
-def test_solve_header_shows_compile_time_and_grammar():
-    r = run("solve", "kuhn", "-n", "1", "--checkpoints", "1")
-    first = r.output.splitlines()[0]
-    assert "compiled in" in first and "1 iteration in" in first and "1 iterations" not in first
-    r = run("solve", "rps", "-n", "10")
-    assert "-0.0000" not in r.output and "value of the game to player 0 (average strategy): 0.0000" in r.output
-
-
-def test_algorithm_help_lists_every_solver_with_its_options():
-    r = run("solve", "kuhn", "-a", "help", "--json")
-    assert r.exit_code == 0, r.output
-    rows = {row["algorithm"]: row for row in json.loads(r.stdout)["algorithms"]}
-    from zerosum.public_tree.solver import VARIANTS
-
-    # pcs-mccfr too (public tree only), resolve (re-solves a saved blueprint: zerosum.cli.resolve) and
-    # continual (the tabulated re-solving agent: zerosum.cli.continual)
-    assert set(rows) == set(zerosum.SOLVERS) | set(VARIANTS) | {"resolve", "continual"}
-    assert "alpha=1.5" in rows["dcfr"]["options"] and "--seed" in rows["os-mccfr"]["options"]
-    assert run("solve", "kuhn", "-a", "help").exit_code == 0
-
-
-def test_option_without_equals_names_the_option():
-    r = run("solve", "kuhn", "-a", "dcfr", "--option", "alpha")
-    assert r.exit_code == 1 and r.output.strip() == "Error: --option expects KEY=VALUE, got 'alpha'"
-    r = run("solve", "kuhn", "-a", "cfr", "--option", "alpha=1")
-    assert r.exit_code == 1 and "cfr does not take --option alpha; it takes --simultaneous" in r.output
-
-
-def test_zerosum_alone_prints_help_and_succeeds():
-    r = subprocess.run([str(ZEROSUM)], capture_output=True, text=True, check=False)
-    assert r.returncode == 0 and "Commands:" in r.stdout and "solve" in r.stdout
-
-
-def test_openspiel_first_actions_are_readable():
-    r = run("solve", "openspiel:leduc_poker", "-n", "10")
-    assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("player 0's first action"))
-    rows = lines[start + 1:start + 7]
-    assert [row.split()[0] for row in rows] == ["[Private:"] * 6
-    assert all(len(line) <= 100 for line in lines[start:start + 7])
-
-
-def test_leduc_policy_evaluates_on_the_poker_default(tmp_path):
-    p = tmp_path / "leduc.json"
-    assert run("solve", "leduc", "-n", "30", "--save", str(p)).exit_code == 0
-    a = json.loads(run("evaluate", "leduc", str(p), "--json").stdout)
-    b = run("evaluate", "poker", str(p), "--json")
-    assert b.exit_code == 0, b.output
-    assert json.loads(b.stdout)["nash_conv"] == pytest.approx(a["nash_conv"], abs=1e-12)
-    r = run("evaluate", "kuhn", str(p))
-    assert r.exit_code == 1 and "made for game 'leduc', not 'kuhn'" in r.output
+    assert json.loads(r.stdout)["figures"] == []
+    assert list(tmp_path.iterdir()) == []

@@ -1,6 +1,6 @@
-"""Issue 27 (round two), items 7, 8, 12 and the plurals of 15: every refusal names a command that
-works (and that command is run here), every algorithm is listed where the others are, and counts
-read as English."""
+"""Refusals that advise: every refusal names a command that works (and that command is run here):
+history-tree algorithms on a game too large, ``pcs-mccfr`` and ``dtype`` where they do not apply,
+``--ray`` with an algorithm it cannot split, perfect-information games in ``solve``."""
 
 import json
 
@@ -116,11 +116,6 @@ def test_dtype_on_the_history_tree_says_where_it_applies():
     assert r.exit_code == 0 and json.loads(r.stdout)["form"] == "public-tree"
 
 
-def test_a_count_of_one_is_singular():
-    out = run("tournament", "nim", "-n", "1", "--agents", "random,random").output
-    assert "1 game per pair" in out and "1 games" not in out
-
-
 def test_history_tree_of_a_full_river_is_refused_with_the_estimate_and_the_public_tree_call():
     import time
 
@@ -136,61 +131,3 @@ def test_history_tree_of_a_full_river_is_refused_with_the_estimate_and_the_publi
     assert public_solver("cfr+", game).run(2)[-1]["nash_conv_average"] > 0  # the call it names runs
     _one_line_error(run("solve", "holdem", "--param", "board=Ks7d2c9h5s", "--form", "history-tree", "-n", "1"),
                     "min to compile", "--form public-tree")
-
-
-def test_simultaneous_openspiel_game_is_wrapped_turn_based_with_one_line_labels():
-    pyspiel = pytest.importorskip("pyspiel")
-    import zerosum
-    from zerosum.core.compile import compiled
-    from zerosum.games.openspiel import to_pyspiel_policy
-
-    r = run("solve", "openspiel:goofspiel(num_cards=3)", "-n", "20", "--json")
-    assert r.exit_code == 0, r.output
-    out = json.loads(r.stdout)
-    assert out["game"].startswith("openspiel:turn_based_simultaneous_game(game=goofspiel(")
-    assert out["first_actions"] and all("\n" not in label for label in out["first_actions"])
-    game = zerosum.load_game("openspiel:goofspiel(num_cards=3)")
-    solver = zerosum.CFRPlusSolver(game)
-    solver.run(20)
-    policy = solver.average_policy()
-    assert all("\n" not in label for label in compiled(game).treeplexes[0].infoset_labels)
-    # exported under OpenSpiel's own (multi-line) strings: OpenSpiel's NashConv agrees with ours
-    ours = zerosum.nash_conv(game, policy)
-    theirs = pyspiel.nash_conv(game.game, to_pyspiel_policy(policy, game))
-    assert ours > 0 and theirs == pytest.approx(ours, abs=1e-9)
-
-
-def test_first_actions_cover_the_whole_range_strongest_first_and_the_text_says_it_is_cut():
-    from itertools import combinations
-
-    board = {"Ks", "7d", "2c", "9h", "5s"}
-    deck = [r + s for r in "23456789TJQKA" for s in "cdhs" if r + s not in board]
-    # QQ+,AK off this board, counted independently: pairs of Q, K, A and any A with any K
-    combos = [h for h in combinations(deck, 2)
-              if (h[0][0] == h[1][0] and h[0][0] in "QKA") or {h[0][0], h[1][0]} == {"A", "K"}]
-    assert len(combos) == 27  # QQ 6 + KK 3 + AA 6 + AK 4 x 3
-    args = ["solve", "holdem", "--param", "board=Ks7d2c9h5s", "--param", "range0=QQ+,AK", "-n", "2"]
-    first = json.loads(run(*args, "--json").stdout)["first_actions"]
-    assert len(first) == 27
-    ranks = ["23456789TJQKA".index(label[0]) * 13 + "23456789TJQKA".index(label[2]) for label in first]
-    assert ranks == sorted(ranks, reverse=True)  # AA, then AK, KK, QQ: not the tree's arbitrary order
-    text = run(*args).output
-    assert "27 information sets; the first 13 in order, --json has all" in text
-    assert sum(1 for line in text.splitlines() if line.startswith("  ") and "=" in line and "::" in line) == 13
-
-
-@pytest.mark.parametrize("params", [("range0=QQ+", "range1=AK"), ("range0=QQ+,AK", "range1=AK,77"),
-                                    ("range0=AA", "range1=KK,QQ", "raises=1")])
-def test_public_tree_sizes_are_the_history_trees(params):
-    """Each size the public-tree report gives (header and --json) is the history tree's count of the
-    same game, for parameters that change it: a hand vector spans both ranges, and counting its
-    slots reported 108 + 108 information sets where the game (range0=QQ+, range1=AK) has 60 + 48."""
-    args = ["solve", "holdem", "--param", "board=Ks7d2c9h5s", "-n", "1"]
-    for p in params:
-        args += ["--param", p]
-    history = json.loads(CliRunner().invoke(cli, [*args, "--form", "history-tree", "--json"]).output)["sizes"]
-    public = json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
-    assert public["histories"] == history["histories"]
-    assert public["infoset_actions"] == sum(history["sequences"]) - 2  # less each player's empty sequence
-    header = CliRunner().invoke(cli, args).output.splitlines()[0]
-    assert f"infosets {history['infosets'][0]:,} + {history['infosets'][1]:,}" in header

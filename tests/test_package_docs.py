@@ -1,4 +1,4 @@
-"""What the README and ``help(zerosum)`` promise a new user (issue 10 item 12), checked."""
+"""What the README, ``help(zerosum)`` and the API pages promise, checked."""
 
 import importlib
 import inspect
@@ -41,3 +41,22 @@ def test_readme_nim_search_claim_runs():
     assert claim in README.read_text()
     r = CliRunner().invoke(cli, ["search", "nim", "--param", "heaps=[1,3,5,7]", "--max-nodes", "100000", "--json"])
     assert r.exit_code == 0, r.output
+
+
+def test_api_pages_show_no_sphinx_roles():
+    """mkdocs.yml's Griffe extension rewrites ``:func:`x``` as Markdown code for the API pages."""
+    import re
+    from pathlib import Path
+
+    import pytest
+
+    griffe = pytest.importorskip("griffe", reason="the docs extra (mkdocstrings) is not installed")
+    root = Path(__file__).resolve().parents[1]
+    ext = griffe.load_extensions(f"{root / 'docs' / 'griffe_sphinx_roles.py'}:SphinxRoles")
+    pkg = griffe.load("zerosum", search_paths=[str(root / "src")], extensions=ext)
+    role = re.compile(r":(func|meth|class|mod|attr|data|obj|exc):`")
+    assert ":func:`" in (root / "src" / "zerosum" / "__init__.py").read_text()   # the source keeps them
+    assert not role.search(pkg.docstring.value) and "`compiled()`" in pkg.docstring.value
+    assert not role.search(pkg["solvers"].docstring.value)
+    assert ":func:`" not in "".join(
+        m.docstring.value for m in pkg["core"].members.values() if not m.is_alias and m.docstring)
