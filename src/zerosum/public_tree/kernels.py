@@ -27,7 +27,7 @@ Every pass takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, 
 data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's regret rule as a
 :class:`~zerosum.public_tree.arrays.Rule` and its scratch from the caller
 (:class:`~zerosum.public_tree.arrays.NodeScratch`, :class:`~zerosum.public_tree.arrays.DepthScratch`),
-so the four compile without reference counting (``_node_pass``, measured there).  The shared
+so the four compile without reference counting (``_node_pass`` says why).  The shared
 pieces each calls, written once here (the shape passes and the trunk call them too):
 
 * regret matching, :func:`match` (a sum of positive parts to (denominator, uniform part)),
@@ -56,17 +56,17 @@ chance nodes (``cut=1``), their subtrees in :func:`cut_thread` (one call per Pyt
 GIL released, one depth-first scratch each), the trunk up from their values (``cut=2``): the
 same figures bit for bit (see :func:`dfs_from` and :func:`cut_values`).
 
-Where a pass fused two of these loops (best_response_and_value's values and expectations,
-nash_conv_passes' player-0 vectors, the trunk's two reach vectors) they are now two loops over
-the same entries: the same operations per entry in the same order, so the same figures.  The
-trunk wrote regret matching as ``(x / t if x > 0 else 0) if t > 0 else 1 / na`` on float64
-totals; :func:`matched` is ``max(x, 0) / d + u`` with (d, u) = (t, 0) or (1, 1 / na): for x > 0
-the same quotient plus an exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na, and the
-totals add the same positive parts (an added +0 changes no sum), so the split run's figures stay
-bit for bit the single process's.  The depth-first pass keeps that form (:func:`_strategy`,
-:func:`_totals`, and the row helpers ``_row_*`` that compute the same figures): its totals are of
-the solver's dtype, and in float32 its division stays float32, which :func:`matched` (float64
-after ``max(x, 0.0)``) would not be.
+Where a pass needs two of these on the same entries (best_response_and_value's values and
+expectations, nash_conv_passes' player-0 vectors, the trunk's two reach vectors) it runs them as
+two loops: the same operations per entry in the same order, so the same figures.
+:func:`matched` is ``max(x, 0) / d + u`` with (d, u) = (t, 0) or (1, 1 / na), which equals
+``(x / t if x > 0 else 0) if t > 0 else 1 / na`` bit for bit (for x > 0 the same quotient plus an
+exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na; an added +0 changes no sum), so
+the Ray split's trunk and the single process agree bit for bit.  The depth-first pass writes
+regret matching as the select form (:func:`_strategy`, :func:`_totals` and the row helpers
+``_row_*``, which compute the same figures) because its totals are of the solver's dtype, and in
+float32 its division must stay float32, which :func:`matched` (float64 after ``max(x, 0.0)``)
+would not.
 """
 
 from __future__ import annotations
@@ -85,15 +85,13 @@ from .form import CHANCE_NODE, DECISION, FOLD
 
 UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
-#: The shared pieces are inlined (``inline="always"``), as the loops they replace were: called
-#: instead (compiled once per signature, each call passing the tree's and the evaluator's named
-#: tuples), they made the per-node passes 1.5-2.5x slower on poker 13x4x8 (walk's best response
-#: 0.47 -> 0.91 ms, walk_dfs's update 1.04 -> 2.7 ms) for a cold compile 9 % shorter.
-#: the per-node passes: compiled without Numba's reference counting, as the shape passes
-#: (``_nrt=False``; their scratch comes in a NodeScratch, so they allocate nothing).  Each shared
-#: piece inlined into the loop over nodes counts its array arguments up and down otherwise: with
-#: reference counting the pieces made walk, best_response_and_value and nash_conv_passes 1.4-1.9x
-#: slower on poker 13x4x8 (nash_conv_passes 1.01 -> 1.89 ms, walk's update 0.83 -> 1.14 ms).
+#: The shared pieces are inlined (``inline="always"``): called instead, each call passes the
+#: tree's and the evaluator's named tuples, which costs the passes more than the shorter compile
+#: saves (docs/public-tree.md, "History of the kernels' figures").
+#: The per-node passes: compiled without Numba's reference counting, as the shape passes
+#: (``_nrt=False``; their scratch comes in a NodeScratch, so they allocate nothing), because each
+#: shared piece inlined into the loop over nodes would otherwise count its array arguments up and
+#: down at every node.
 _node_pass = njit(cache=True, error_model="numpy", _nrt=False)
 
 
@@ -311,14 +309,10 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     if evaluator == 2:
         rank_terminal(n, orow, p, folder, is_fold, st, b, opp, val, cards[0, 0], const, order, start)
         return
-    # sweep: both players share the hand list (its three running sums over order are written out:
-    # one inlined helper with a step argument made the hold'em turn's iteration 1.18x slower, paired
-    # bench_ray, its range set up per group of tied hands).  Tried and dropped (no gain): the
-    # reach gathered into strength order first, the cards of each sorted row and its group's end
-    # precomputed, the values scattered once at the end (per terminal, min CPU of 15 alternating
-    # runs on the limit turn subgame Ks7d2c9h: showdown 10.8 -> 10.5 us, fold 7.35 -> 7.64 us,
-    # float64; the same in float32): the sweep is bound by its running sums (each hand adds to
-    # ``total`` and to two card sums that the next hands read), not by its scattered reads
+    # sweep: both players share the hand list; its three running sums over order are written out
+    # (an inlined helper with a step argument is slower), its range set up per group of tied hands.
+    # The sweep is bound by its running sums (each hand adds to ``total`` and to two card sums that
+    # the next hands read), not by its scattered reads
     # each player's vectors cover its window of the shared list (terminals.SweepTerminals.window):
     # p's hand i is the list's lp + i, the opponent's j its lo + j
     lp, n_p = term.window[p, 0], term.window[p, 1]
@@ -425,10 +419,7 @@ def _showdown_prefix(n, orow, b, p, scale, opp, val, width, qorder, qstart, pidx
     the opponent's reach (its range's hands) summed once in strength order and once per card over
     the hands holding it (52 short sums the processor overlaps), then each of p's hands' values
     from eight reads, with no running sum carried from one hand to the next as the two sweeps did
-    (a total and two card sums that each hand's successor reads).  Tried and dropped: the two
-    sweeps merged over both players' lists, skipping the opponent's hands out of reach (what
-    postflop-solver does): limit turn Ks7d2c9h 97-99 ms an iteration against 85-89 ms here,
-    postflop-solver's example turn 24 ms against 18.5 ms (float32, alternating runs)."""
+    (a total and two card sums that each hand's successor reads)."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52
@@ -746,9 +737,8 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
     same order, from ``chand``), so the same figures, but with no stores in the sums' loops (the
     one-by-one fold adds each hand to two card sums in memory) and each index read once for the
     four.  The opponent's folds of a batch, which share no showdown's reach: limit turn Ks7d2c9h,
-    three a river.  Its loops as LLVM loops of 4-vectors (:func:`_lane_sums4`,
-    :func:`_fold_values4`): three folds 11.4-12.0 -> 7.4-7.6 us (min of 10 x 300 calls,
-    alternating processes), the same figures."""
+    three a river.  Its loops are LLVM loops of 4-vectors (:func:`_lane_sums4`,
+    :func:`_fold_values4`), with the same figures as the scalar loops."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     last = l0 + k - 1
@@ -851,10 +841,9 @@ def _hand_values(typingctx, sums, pidx, qorder, g0, g1, total, scale, out, out_r
     ``scale`` (8-vectors), lane k stored at ``out[out_rows[k], qorder[g]]`` (in out's dtype).  The
     same operations in the same order as eight scalar lanes (IEEE, no fast-math), so the same
     figures; Numba's loop vectorizer leaves the scalar form unvectorized (the lanes are unrolled
-    first, and its SLP vectorizer is off).  Showdowns of the limit turn subgame Ks7d2c9h, eight at
-    a time: 3.39 -> 2.35 us each with one intrinsic call a hand (microbenchmark, float32, the same
-    machine); the whole loop in one intrinsic (the lanes' totals, scales and output rows read once,
-    not once a hand) with :func:`_lane_prefix`: see :func:`_showdown_lanes`."""
+    first, and its SLP vectorizer is off).  The whole loop is one intrinsic, so the lanes' totals,
+    scales and output rows are read once, not once a hand; with :func:`_lane_prefix` it makes
+    :func:`_showdown_lanes`."""
     sig = types.void(sums, pidx, qorder, g0, g1, total, scale, out, out_rows)
 
     def codegen(context, builder, signature, args):
@@ -901,11 +890,9 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     """Eight showdowns of one board at once (lanes ``c0`` .. ``c0 + 7`` of ``lanes``; past ``ns`` the
     last one again, into padding rows): :func:`_showdown_prefix`'s sums and reads, each lane's in
     the same order (so the same figures), eight lanes a row of ``sums`` (float64 [., 8]; row 0
-    holds the lanes' scales until the first prefix row is written).  Per showdown of the limit
-    turn subgame Ks7d2c9h (float32, 1,128 hands): 6.4 us one by one, 3.5 us eight at a time; the
-    prefix loops and the values loop each one LLVM loop of 8-vectors (:func:`_lane_prefix`,
-    :func:`_hand_values`): seven showdowns 25-26 -> 16-18 us (a later, slower machine, min of
-    10 x 300 calls, alternating processes), the same figures."""
+    holds the lanes' scales until the first prefix row is written).  The prefix loops and the
+    values loop are each one LLVM loop of 8-vectors (:func:`_lane_prefix`, :func:`_hand_values`),
+    with the same figures as one showdown at a time, in about half its time."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52
@@ -1187,13 +1174,9 @@ def nash_conv_passes(tree, term, range0, range1, src0, src1, r0, r1, e0, scratch
 # --- the depth-first pass's loops over hands, on rows ----------------------------------------------
 # Each loop of dfs_from over a node's hands is one of these, on 1-D rows (``opp[d]``, a slice of the
 # sums) with a select instead of a branch: written on [depth, hand] indices with :func:`_strategy`
-# per entry, LLVM kept them scalar (39 scalar divisions, 3 vector ones in the float64 pass); a
-# select over the same operations vectorizes (AVX-512 here), the same figures bit for bit (the same
-# operations per entry, in the same types: in float32 the quotient is float32, then widened, as in
-# :func:`_strategy`).  Regret matching of a 3-action block of 1,128 hands, in L1: 2.7 -> 0.3 ns an
-# entry in float64, 1.0 -> 0.2 ns in float32; a DCFR iteration on the turn subgame Ks7d2c9h
-# 0.225 -> 0.149 s CPU in float64, 0.195 -> 0.125 s in float32 (medians of alternating runs,
-# load 2-4; the terminals, unchanged, are now about 70 % of it).
+# per entry, LLVM keeps them scalar; a select over the same operations vectorizes, with the same
+# figures bit for bit (the same operations per entry, in the same types: in float32 the quotient is
+# float32, then widened, as in :func:`_strategy`).
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _row_reach(dst, inp, blk, tt, n, u1):
@@ -1209,7 +1192,7 @@ def _row_reach(dst, inp, blk, tt, n, u1):
 @njit(cache=True, inline="always", error_model="numpy")
 def _row_own(dst, inp, blk, tt, n, u1, avg, aw, wd):
     """:func:`_row_reach` of p's own reach, adding ``aw * reach * wd`` to the average sums ``avg``
-    (reach unrounded, as before: in float32 the product is float64 until stored)."""
+    (reach unrounded: in float32 the product is float64 until stored)."""
     for i in range(n):
         x = blk[i]
         t = tt[i]
@@ -1307,7 +1290,7 @@ def block_abs_max(block, na, n):
 def _block_abs_max(block, na, n):
     """float32 rows: the largest of the magnitudes' bit patterns as int32 (non-negative IEEE floats
     order as their bits do), a reduction LLVM vectorizes, where the float ``max`` (NaN-aware) stays
-    scalar: 1.0 -> 0.15 ns an entry on a 3 x 1,128 block; then the float from its bits, exactly."""
+    scalar; then the float from its bits, exactly."""
     if block.dtype == types.float32:
         def impl(block, na, n):
             mb = 0
@@ -1406,7 +1389,7 @@ def dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_wei
     pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest magnitude.
     The average then grows at the node's entry, for all its actions at once (so one scale covers
     them), instead of on the way down to each child; the regrets at its exit, as always.  Empty
-    (no rows): the sums are floats and the pass is the one before 16-bit storage, figure for figure."""
+    (no rows): the sums are floats and the pass is the float pass, figure for figure."""
     kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
     n_p = len(range_p)
     n_o = len(range_o)
@@ -1611,15 +1594,10 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
     so nothing is shared and which thread runs a task changes no figure; the GIL is released
     (the caller's Python threads run one call each).  Returns the nodes it entered.
 
-    Before the queue, thread t took tasks t, t + threads, ...: on postflop-solver's example turn
-    the first thread's share was the larger, 5.6 against 4.4 ms a pass (medians of 40 passes, the
-    subtrees below an all-in are one showdown, those below a check many nodes).  Measured on the turn subgame Ks7d2c9h
-    (336 subtrees, DCFR, 2-core machine, load about 1): an iteration 0.174 s in one thread,
-    0.093 s wall (0.177 s CPU) in two, float64; float32 0.141 -> 0.082 s (docs/public-tree.md).
-    With the row helpers (``_row_*``) a third less CPU in either (load 3-9, medians of alternating
-    runs: float64 one thread 0.225 -> 0.144 s, two threads 0.221 -> 0.145 s CPU; float32 0.195 ->
-    0.130 s, 0.208 -> 0.139 s).
-    The caller pads the per-thread rows (false sharing of the card sums cost 40 % more CPU).
+    A queue rather than a fixed share (tasks t, t + threads, ...) because the subtrees differ in
+    size (below an all-in one showdown, below a check many nodes), so fixed shares leave one
+    thread waiting.  The caller pads the per-thread rows (false sharing of the card sums costs
+    40 % more CPU).
 
     Python threads, not Numba's ``parallel=True``: a ``prange`` over the threads compiled 15 s
     more on the first threaded pass (cold cache, this 2-core machine), and its OpenMP workers

@@ -13,7 +13,7 @@ A shape node's vector of m rows is one block, **hand-major**: hand i of row u at
 (from ``vrow * width`` in the update pass, which keeps inner nodes only; from ``row * width`` in
 NashConv).  Elementwise work does not care; the poker family's terminals do: the O(ranks) sweep
 runs over hands in order, and with the rows innermost it runs over all m rows at once in SIMD
-lanes (row-major, each row's 13-hand sweep was a serial chain, half of the iteration).  Edge e
+lanes (row-major, each row's 13-hand sweep would be a serial chain, half of the iteration).  Edge e
 covers the child's rows from ``edge_row[e]``: one strided segment per hand where the child has
 several entries, the whole block where it has one.
 
@@ -45,7 +45,7 @@ from .kernels import denominators, match, matched, share, terminal
 #: the runtime off).  They allocate nothing and return no array, so counting only costs: each helper
 #: inlined into a loop over shape nodes counts its array arguments up and down (atomic operations,
 #: a few thousand per pass that the pruning pass leaves where a loop separates them), 8 % of an
-#: iteration of poker 13x4x8 in a profile; without them the same code runs 8-10 % faster.
+#: iteration of poker 13x4x8 in a profile.
 _pass = njit(cache=True, error_model="numpy", _nrt=False)
 
 
