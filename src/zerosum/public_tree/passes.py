@@ -42,17 +42,11 @@ BATCH_NODES = 256
 def terminal_batches(tree: PublicTree) -> TerminalBatches:
     """The depth-first pass's terminal batches (:func:`~zerosum.public_tree.kernels.batch_plan`):
     hold'em trees whose sweep keeps each player's hand list (the showdown by prefix sums), none
-    otherwise.  Limit turn subgame Ks7d2c9h (336 batches of 25 nodes, 7 showdowns and 6 folds
-    each), float32, same machine, one after the other: an iteration 76.7 -> 58.7 ms in one thread
-    with the showdowns eight at a time, 51-52 ms with p's folds from the showdowns' sums (74-76 ms
-    before, same run); 2 threads 38.1 -> 27 ms; a check (two best responses, float64) 62-65 ->
-    45-49 ms; 42-45 ms with each hand's eight showdown values as vector operations
-    (now :func:`~zerosum.public_tree.kernels._hand_values`); the same figures bit for bit.  The
-    opponent's folds four at a time (:func:`~zerosum.public_tree.kernels._fold_lanes`): a batch
-    of that subgame 64-69 -> 60-62 us (microbenchmark, 8 x 400 calls, alternating processes,
-    slower machine: an iteration there 59-60 ms), the same figures; 60-68 -> 53 us with the
-    showdowns' loops as LLVM vector loops (:func:`~zerosum.public_tree.kernels._lane_prefix`),
-    an iteration 58-61 -> 53-54 ms (min of 40, three alternating rounds)."""
+    otherwise.  A batch is the terminals below one river deal (limit turn subgame Ks7d2c9h: 336
+    batches of 25 nodes, 7 showdowns and 6 folds each), so its showdowns run eight at a time
+    (:func:`~zerosum.public_tree.kernels._showdown_lanes`), p's folds come from the showdowns' sums
+    and the opponent's four at a time (:func:`~zerosum.public_tree.kernels._fold_lanes`), with the
+    same figures bit for bit as one terminal at a time."""
     term = tree.terminals.kernel_args()
     if term.evaluator != SWEEP or len(term.qorder) == 0:
         return NO_BATCHES
@@ -62,8 +56,8 @@ def terminal_batches(tree: PublicTree) -> TerminalBatches:
 
 def below_chance(tree: PublicTree) -> np.ndarray:
     """Per node: whether a chance node is above it, by pointer jumping (each step ORs in the flags
-    of twice as many ancestors: log2(depth) vector steps; the loop over nodes it replaces took
-    0.18 s on TexasSolver's flop, 629,798 nodes, before a threaded solve's first pass; this 6 ms)."""
+    of twice as many ancestors: log2(depth) vector steps, 6 ms on TexasSolver's flop, 629,798
+    nodes, where a loop over nodes in Python would hold up a threaded solve's first pass)."""
     anc = tree.parent.astype(np.int64)
     anc[0] = 0
     flag = np.zeros(tree.n_nodes, dtype=bool)
@@ -94,8 +88,8 @@ class Workspace:
             self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
         self.max_depth = int(kernels.tree_depth(tree.parent))
         # the depth-first pass's per-action value vectors are for p's decision nodes only (a chance
-        # node adds its children's values as they finish): sized by the river deals' 48 children,
-        # the limit turn's vectors per depth were 2.69 MiB, by its decision nodes' 3 actions 0.36
+        # node adds its children's values as they finish), so they are sized by the decision nodes'
+        # most actions, not by a chance node's children (the limit turn: 3 actions, not 48 deals)
         self.max_actions = int(tree.n_children[tree.kind == DECISION].max(initial=1))
         self.width = width
         self.dtype = np.dtype(dtype)
