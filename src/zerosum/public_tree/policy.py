@@ -32,14 +32,12 @@ CHUNK = 1 << 18
 def normalized(tree: PublicTree, player: int, sums: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Positive parts of ``sums`` normalized over each node's actions, per hand (uniform where none is
     positive): regret matching on regrets, the average strategy on average sums.  In NumPy, one
-    gather per action count (a loop over nodes took 2.4 s per player on the 649,386 nodes of poker
-    with 64 raises, this 0.57 s); the sums over actions add the actions in order, as the per-node pass does.
+    gather per action count rather than a loop over nodes, which trees of hundreds of thousands of
+    nodes make slow; the sums over actions add the actions in order, as the per-node pass does.
 
-    The gathers run over chunks of about CHUNK entries: gathering a whole action count at once held
-    an int64 index, the gathered block, its positive part, the quotient and the result, each the
-    size of the player's arrays (limit turn subgame Ks7d2c9h with raises=3: 3.8M entries per
-    player, ``average_policy()`` peaked 140 MiB above the solver, 82 MiB of it temporaries; chunked,
-    the temporaries are a few MiB, in the same time).  ``out``: where to write (float64, may be
+    The gathers run over chunks of about CHUNK entries, so the temporaries (an int64 index, the
+    gathered block, its positive part, the quotient and the result) take a few MiB rather than
+    five times the player's arrays, in the same time.  ``out``: where to write (float64, may be
     ``sums`` itself: each chunk is read before it is written); a new array by default."""
     sums = np.asarray(sums)
     if out is None:
@@ -178,10 +176,8 @@ class PublicPolicy:
 
     def save(self, path) -> None:
         """The JSON of :meth:`to_dict`, byte for byte, written node by node (through a temporary
-        sibling and a rename).  Built whole, the limit turn subgame Ks7d2c9h (raises=3: 7.6M
-        probabilities, an 88 MB file) held every probability as a Python float in lists (32 bytes
-        each) and then the whole text: ``zerosum solve --save`` peaked 842 MiB against 467 MiB
-        without ``--save``."""
+        sibling and a rename), so that a large policy never holds every probability as a Python
+        float in lists (32 bytes each) and then the whole text at once."""
         from ..files import write_atomic
 
         head = json.dumps(self._head(), separators=(",", ":"))[:-1]  # without the closing brace

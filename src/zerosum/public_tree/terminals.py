@@ -149,9 +149,8 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
             qstart.append(qstart[-1] + int(keep.sum()))
     qstart = np.array(qstart, dtype=np.int64)
     # the lists' hands as int32 (qorder) and int16 (chand, the card lists), the scratch indices as
-    # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: on the limit turn the card lists
-    # 3.24 MiB as int64, 0.41 now, the scratch indices 6.48 -> 1.62, qorder 0.81 -> 0.40; read
-    # the same (the kernels widen them to int64)
+    # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: the narrowest types that hold them,
+    # to keep the lists small; read the same (the kernels widen them to int64)
     qorder_all = np.concatenate(qorder).astype(np.int32) if qorder else np.zeros(0, dtype=np.int32)
     pidx = np.zeros((len(qorder_all), 8), dtype=np.int32)
     cbase = np.zeros((boards, 2, 53), dtype=np.int64)
@@ -218,7 +217,6 @@ class RankTerminals:
         e3 = np.zeros((0, 0, 0))
         meta = np.array([self.copies, 0], dtype=np.int64)
         # order and the (unused) strength slot int32, as the sweep's: the two evaluators' arguments
-        # then have one type and every pass compiles once for both (a clean run's tests compiled
-        # each twice when the sweep's became int32, 9 -> 11.5 minutes)
+        # then have one type and every pass compiles once for both, not once for each
         return TerminalArrays(RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel().astype(np.int32),
                               self.board_rank, meta.astype(np.int32), *_NO_PREFIX, _NO_WINDOW)
