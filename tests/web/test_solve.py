@@ -206,3 +206,40 @@ def test_every_click_on_stop_resume_and_delete_takes_effect_while_a_run_iterates
     _until(lambda: "no run" in (_api(live_server, "GET", f"/api/runs/{rid}").get("error") or ""), 5.0,
            f"the click on delete to delete {rid}")
     wait_for(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, f"tr[data-run='{rid}']"), what="the row to go")
+
+
+def test_each_run_keeps_a_colour_of_its_own(live_server, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/")
+    made = []
+    for _ in range(14):  # one after another: at most 4 iterate at once; past the palette of 12
+        rid = _api(live_server, "POST", "/api/runs", {"game": "kuhn", "algorithm": "cfr", "iterations": 5})["id"]
+        _until(lambda: _api(live_server, "GET", f"/api/runs/{rid}")["status"] == "finished", what=f"{rid} to finish")
+        made.append(rid)
+    colours_js = """
+        const out = {};
+        for (const row of document.querySelectorAll('#solve-runs tbody tr')) {
+          const id = row.dataset.run;
+          const line = document.querySelector(`svg.plot polyline.nash_conv_average[data-run='${id}']`);
+          out[id] = [getComputedStyle(row.querySelector('.swatch')).backgroundColor,
+                     line ? getComputedStyle(line).stroke : null];
+        }
+        return out;"""
+
+    def colours(b, expect):
+        got = b.execute_script(colours_js)
+        return got if set(got) == expect else None
+
+    before = wait_for(browser, lambda b: colours(b, {r["id"] for r in _api(live_server, "GET", "/api/runs")["runs"]}),
+                      what="every run's row")
+    assert set(made) <= set(before)
+    swatches = [swatch for swatch, _ in before.values()]
+    assert len(set(swatches)) == len(swatches), f"two runs share a colour: {before}"
+    for rid in made:  # each run's curve in its row's colour
+        assert before[rid][1] == before[rid][0]
+    _api(live_server, "DELETE", f"/api/runs/{made[1]}")
+    after = wait_for(browser, lambda b: colours(b, set(before) - {made[1]}), what="the deleted run's row to go")
+    assert after == {rid: c for rid, c in before.items() if rid != made[1]}
+    for rid in made:
+        _api(live_server, "DELETE", f"/api/runs/{rid}")

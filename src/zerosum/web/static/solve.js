@@ -4,7 +4,17 @@
 
 (function () {
   const el = zs.el;
-  const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"];
+  // a run's colour is its own, from its id (r1, r2, ...): it never moves to another run when one is
+  // deleted.  The first 12 from a palette of distinct colours; past them hues a golden angle apart
+  // (every later run a colour of its own) at three lightnesses.
+  const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+    "#7f7f7f", "#bcbd22", "#393b79", "#ad494a"];
+  function colorOf(id) {
+    const n = Number(String(id).replace(/^\D+/, "")) || 0;
+    if (n >= 1 && n <= COLORS.length) return COLORS[n - 1];
+    const hue = ((n * 137.508) % 360).toFixed(1);
+    return `hsl(${hue}, 70%, ${[38, 50, 30][n % 3]}%)`;
+  }
   let games = [];
   let runs = [];          // the server's runs, with curves
   let timer = null;
@@ -142,8 +152,8 @@
 
   function updateRow(row, r, k) {
     row.run = r;
-    const color = COLORS[k % COLORS.length];
-    if (row.swatch.style.background !== color) row.swatch.style.background = color;
+    const color = colorOf(r.id);
+    if (row.swatch.dataset.color !== color) { row.swatch.dataset.color = color; row.swatch.style.background = color; }
     row.game.title = r.game_id;
     setText(row.iteration, `${r.iteration} / ${r.iterations}`);
     setText(row.average, zs.fmt(r.nash_conv_average, 3));
@@ -211,7 +221,7 @@
     add("text", { x: 14, y: (T + H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 14 ${(T + H - B) / 2})` },
       "NashConv");
     runs.forEach((r, k) => {
-      const color = COLORS[k % COLORS.length];
+      const color = colorOf(r.id);
       for (const [key, dash] of [["nash_conv_average", ""], ["nash_conv_current", "5 4"]]) {
         const pts = (r.curve || []).filter((p) => p[key] > 0).map((p) => `${sx(p.iteration).toFixed(1)},${sy(p[key]).toFixed(1)}`);
         if (pts.length) add("polyline", { points: pts.join(" "), fill: "none", stroke: color, "stroke-width": 2,
