@@ -118,6 +118,8 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 
     cls = SOLVERS[algorithm]
     kwargs = parse_params(options, flag="--option")
+    for key, value in getattr(cls, "cli_defaults", {}).items():  # e.g. psro: stop once converged
+        kwargs.setdefault(key, value)
     if simultaneous:
         kwargs["alternating"] = False
     if seed is not None:
@@ -148,7 +150,8 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
               help="Solver: cfr, cfr+ (and the other names listed by --algorithm help).")
 @click.option("--iterations", "-n", type=int, default=None,
               help="Iterations to run (the total to reach with --resume); default 1000, 100 for deep-cfr and "
-                   "sd-cfr (each algorithm's default_iterations).")
+                   "sd-cfr, 1,000,000 for os-mccfr (each algorithm's default_iterations); psro stops once "
+                   "converged (--option tol).")
 @click.option("--checkpoints", default=None,
               help="Comma-separated iterations to report, at most -n (default 10,30,100,...).")
 @click.option("--simultaneous", is_flag=True, help="Simultaneous instead of alternating updates.")
@@ -326,6 +329,9 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
                           else iterations, rows, first_actions(avg), cg.sizes(), compile_s, solve_s)
     if not one_shot:
         result["stopped"] = stopped
+    if stopped == "converged":  # psro's tol (zerosum.solvers.psro): more iterations would change nothing
+        notes.append(f"{algorithm} converged at iteration {solver.iteration:,} of {iterations:,}: "
+                     f"{solver.convergence} (--option tol=0 runs all -n)")
     if hasattr(solver, "extra_info"):  # e.g. the LP's size and time
         result.update(solver.extra_info())
     if psro_ray:
@@ -435,7 +441,8 @@ def _print_algorithms(as_json: bool) -> None:
         params = [p for p in inspect.signature(cls.__init__).parameters.values()
                   if p.name not in NOT_OPTIONS and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
         flags = {"alternating": "--simultaneous", "seed": "--seed"}
-        opts = [flags.get(p.name, f"{p.name}={p.default!r}" if p.default is not p.empty else p.name)
+        shown = {p.name: p.default for p in params} | getattr(cls, "cli_defaults", {})  # what solve runs with
+        opts = [flags.get(p.name, f"{p.name}={shown[p.name]!r}" if shown[p.name] is not p.empty else p.name)
                 for p in params]
         if name in VARIANTS:  # the public tree's own option (float32: half the memory)
             opts.append("dtype='float64' (public tree)")

@@ -247,6 +247,9 @@ class OutcomeSamplingSolver(_MonteCarloCFR):
     """Outcome-sampling MCCFR (Lanctot et al. 2009) with epsilon-exploration for the traverser."""
 
     name = "os-mccfr"
+    #: one sampled trajectory per player an iteration: on Leduc 1,000 leave NashConv at 4.17 (uniform
+    #: play: 4.75), 100,000 reach 0.78 and 1,000,000 0.58 in 0.4 s
+    default_iterations = 1_000_000
 
     def __init__(self, game, seed: int = 0, epsilon: float = 0.6):
         super().__init__(game, seed)
@@ -257,6 +260,9 @@ class OutcomeSamplingSolver(_MonteCarloCFR):
         d = self._depth
         self._path = (np.zeros(d, dtype=np.int64), np.zeros(d, dtype=np.int64), np.zeros(d), np.zeros(d),
                       np.zeros(d), np.zeros(d))
+        # load (or compile) the kernel now, not inside the run's first step: measured from a first step
+        # of 10 iterations that loaded it, 1,000,000 iterations on Leduc (0.4 s) were "about 55.6 h"
+        self.iterate(0)
 
     def _options(self) -> dict:
         return {"epsilon": self.epsilon}

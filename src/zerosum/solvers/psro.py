@@ -224,10 +224,23 @@ class PSROSolver:
     #: where the learned oracles' calls run: None (this process) or (Ray address, workers), set by
     #: ``solve -a psro --ray``; the numbers are the same either way
     parallel = None
+    #: options ``zerosum solve`` gives unless ``--option`` does: stop once converged (Kuhn's double
+    #: oracle is exact from population 7; without it 1,000 iterations of duplicates took 22 s)
+    cli_defaults = {"tol": 1e-9}
 
     def __init__(self, game, meta_solver: str = "nash", lp_method: str = "highs", reverse: bool = False,
                  capacity: int = 16, oracle: str = "exact", hands: int | None = None, payoffs: str = "exact",
-                 eval_hands: int | None = None, seed: int = 0, oracle_options: dict | None = None):
+                 eval_hands: int | None = None, seed: int = 0, oracle_options: dict | None = None,
+                 tol: float | None = None):
+        """``tol``: :meth:`run` stops early, with ``stopped = "converged"``, once the meta-strategy's
+        NashConv is below ``tol`` or, for the double oracle (the nash meta-solver, the exact oracle and
+        payoffs), once neither best response is new (each is already a member: the meta-strategy is an
+        equilibrium).  None or 0: run every iteration asked for (the Python default, which the labs'
+        tables use; ``zerosum solve`` sets 1e-9)."""
+        if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0):
+            raise ZerosumError(f"tol must be a non-negative number (0: never stop early), got {tol!r}")
+        self.tol = None if tol is None else float(tol)
+        self.stopped = None
         if meta_solver not in META_SOLVERS:
             raise ZerosumError(f"unknown meta-solver {meta_solver!r}; choose one of {', '.join(META_SOLVERS)}")
         if lp_method not in LP_METHODS:
@@ -472,17 +485,43 @@ class PSROSolver:
 
     def run(self, iterations: int, checkpoints=(), progress=None) -> list[dict]:
         """Grow the populations to ``iterations`` members, recording a checkpoint at each requested
-        iteration; ``progress(advance)`` is called after every iteration."""
+        iteration; ``progress(advance)`` is called after every iteration.  With ``tol`` (see
+        :meth:`__init__`) it stops at the first population that has converged, records a checkpoint
+        there and sets ``stopped`` to ``"converged"`` (``convergence`` says why); else ``stopped`` is None."""
         iterations = check_iterations(iterations)
         marks = sorted({c for c in checkpoints if self.iteration <= c <= iterations} | {iterations})
         out = []
+        self.stopped = None
         for m in marks:
             while self.iteration < m:
+                if self.converged():
+                    self.stopped = "converged"
+                    if not out or out[-1]["iteration"] != self.iteration:
+                        out.append(self.checkpoint())
+                    return out
                 self.iterate()
                 if progress is not None:
                     progress(1)
             out.append(self.checkpoint())
         return out
+
+    def converged(self) -> bool:
+        """Whether the current population meets the ``tol`` rule (False when ``tol`` is None or 0);
+        sets ``convergence`` to the reason, in words."""
+        if not self.tol:
+            return False
+        _, _, values, strategies = self._measure()
+        nash_conv = max(values[0] + values[1], 0.0)
+        if nash_conv < self.tol:
+            self.convergence = f"NashConv {nash_conv:.3g} below tol {self.tol:g}"
+            return True
+        if self.meta_solver == "nash" and self.oracle == "exact" and self.payoffs == "exact":
+            trees = self.game.treeplexes
+            if all(np.any(np.all(np.abs(self.empirical.members(p) - realization_plan(trees[p], strategies[p]))
+                                 <= 1e-12, axis=1)) for p in (0, 1)):
+                self.convergence = f"no new best response (NashConv {nash_conv:.3g})"
+                return True
+        return False
 
     def meta_policy(self) -> TabularPolicy:
         """The meta-strategy profile as one behavioral strategy per player."""
