@@ -211,3 +211,51 @@ def test_open_run_without_a_saved_policy_says_so(live_server, browser):
     text = wait_for(browser, lambda b: b.find_element(By.ID, "message").text, what="the message line")
     assert text.startswith("Error: cannot open run no-such-run's policy") and "--save" in text
     assert browser.find_element(By.ID, "view-explore").get_attribute("hidden") is None
+
+
+# a no-limit river: its betting string holds spaces and commas, and so does the game's id
+NO_LIMIT = {"board": "Ks7d2c9h5s", "range0": "AsAh,KhQh,8s8h", "range1": "QsJs,9d8d,AdKd",
+            "betting": "river bet=60%,a raise=2.5x"}
+
+
+@pytest.fixture(scope="module")
+def no_limit(tmp_path_factory):
+    game = load_game("holdem", **NO_LIMIT)
+    tree = public_tree(game)
+    solver = public_solver("dcfr", tree)
+    solver.run(30)
+    path = tmp_path_factory.mktemp("nl") / "river-nl.json"
+    solver.average_policy().save(path)
+    return game, path
+
+
+def test_params_with_spaces_and_the_full_id_load_a_no_limit_policy(client, no_limit):
+    game, path = no_limit
+    box = " ".join(f"{k}={v}" for k, v in NO_LIMIT.items())  # as typed in the params box
+    by_box = client.post("/api/policies/upload", params={"game": "holdem", "params": box}, content=path.read_bytes())
+    assert by_box.status_code == 200, by_box.text
+    assert by_box.json()["game"] == game.id and by_box.json()["kind"] == "holdem"
+    by_id = client.post("/api/policies/upload", params={"game": game.id}, content=path.read_bytes())
+    assert by_id.status_code == 200, by_id.text
+    by_file = client.post("/api/policies/upload", content=path.read_bytes())  # the id the file names
+    assert by_file.status_code == 200, by_file.text
+    assert by_id.json()["nash_conv"] == by_file.json()["nash_conv"] == by_box.json()["nash_conv"]
+    bad = client.post("/api/policies/upload", params={"game": "holdem", "params": "river bet=60%"},
+                      content=path.read_bytes())
+    assert bad.status_code == 400 and "KEY=VALUE" in bad.json()["error"]
+
+
+@pytest.mark.parametrize("how", ["params box", "full id"])
+def test_browser_loads_a_no_limit_policy(live_server, browser, no_limit, how):
+    from selenium.webdriver.common.by import By
+
+    game, path = no_limit
+    if how == "params box":
+        _open_file(browser, live_server, path, "holdem", " ".join(f"{k}={v}" for k, v in NO_LIMIT.items()))
+    else:
+        _open_file(browser, live_server, path, game.id)
+    loaded = wait_for(browser, lambda b: b.find_element(By.ID, "explore-loaded"), what="the loaded policy")
+    assert loaded.get_attribute("data-kind") == "holdem" and loaded.text.startswith(game.id)
+    assert browser.find_element(By.ID, "message").get_attribute("hidden") is not None
+    wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#explore-node-info code").text == "::",
+             what="the root node")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from conftest import wait_for
 
+from zerosum.core.evaluation import evaluate
 from zerosum.games import load_game
 from zerosum.solvers import SOLVERS
 from zerosum.web.runs import marks
@@ -44,7 +45,8 @@ def test_a_kuhn_run_records_its_curve_and_gives_the_solvers_policy(client):
     assert [p["nash_conv_average"] for p in curve] == [row["nash_conv_average"] for row in rows]
     assert curve[-1]["nash_conv_average"] <= 1e-3 < curve[0]["nash_conv_average"]
     policy = client.get(f"/api/runs/{view['id']}/policy").json()
-    assert policy["game"] == "kuhn" and policy["policy"] == direct.average_policy().to_dict()
+    # the file zerosum solve --save writes, with the run's params beside it
+    assert policy == {**direct.average_policy().to_dict(), "params": {}}
     state = np.load(io.BytesIO(client.get(f"/api/runs/{view['id']}/state").content), allow_pickle=False)
     assert int(state["iteration"]) == 200
 
@@ -243,3 +245,26 @@ def test_each_run_keeps_a_colour_of_its_own(live_server, browser):
     assert after == {rid: c for rid, c in before.items() if rid != made[1]}
     for rid in made:
         _api(live_server, "DELETE", f"/api/runs/{rid}")
+
+
+def test_a_downloaded_policy_loads_in_explore_and_in_the_library(client, tmp_path):
+    from zerosum.core.policy import TabularPolicy
+
+    rid = client.post("/api/runs", json={"game": "leduc", "algorithm": "cfr+", "iterations": 30}).json()["id"]
+    finished(client, rid)
+    download = client.get(f"/api/runs/{rid}/policy")
+    assert download.status_code == 200 and download.headers["content-disposition"].endswith(f'"{rid}-policy.json"')
+    direct = SOLVERS["cfr+"](load_game("leduc"))
+    direct.run(30)
+    expected = direct.average_policy()
+    for query in ({}, {"game": "leduc"}):  # the game named by the file itself, or in the query
+        r = client.post("/api/policies/upload", params=query, content=download.content)
+        assert r.status_code == 200, r.text
+        assert r.json()["kind"] == "table" and r.json()["nash_conv"] == pytest.approx(
+            evaluate(expected.game, expected).nash_conv, abs=1e-12)
+    path = tmp_path / "run.json"
+    path.write_bytes(download.content)
+    loaded = TabularPolicy.load(load_game("leduc"), path)  # what zerosum evaluate --policy reads
+    for (p, label, probs), (q, other, want) in zip(loaded.rows(), expected.rows(), strict=True):
+        assert (p, label) == (q, other) and probs == pytest.approx(want, abs=1e-12)
+    client.delete(f"/api/runs/{rid}")

@@ -5,7 +5,8 @@ It runs in its own thread, never on the event loop, and records the exact NashCo
 and of the current strategy at log-spaced iterations (1, 2, 3, 5, 10, 20, 30, 50, 100, ... and the
 last), so the page's log-log curve grows while it runs.  A run can be stopped (the iteration in
 flight completes: the solver stays consistent), resumed (up to its iterations, or more), and its
-average policy and solver state downloaded.  The state is the server's: two tabs watch one run.
+average policy (the JSON ``zerosum solve --save`` writes) and solver state downloaded.  The state
+is the server's: two tabs watch one run.
 
 At most :data:`MAX_RUNNING` runs iterate at once (the machine's cores are few) and the newest
 :data:`MAX_RUNS` are kept; a run's solver is dropped when the run is deleted or pushed out.
@@ -262,7 +263,9 @@ def _policy(run: Run) -> dict:
         raise ZerosumError(f"run {run.id} has no iteration yet: no policy to download")
     with run.lock:
         policy = run.solver.average_policy()
-    return {"game": run.name, "params": run.params, "policy": policy.to_dict()}
+    # the file ``zerosum solve --save`` writes (format, version, game: the full id, players), which
+    # Explore and ``zerosum evaluate --policy`` read as is, with the run's params beside it
+    return {**policy.to_dict(), "params": run.params}
 
 
 def _state(run: Run) -> bytes:

@@ -51,9 +51,10 @@
   function init() {
     root = document.getElementById("view-explore");
     const file = el("input", { type: "file", id: "explore-file", accept: ".json,application/json" });
-    const game = el("input", { type: "text", id: "explore-game", placeholder: "game, e.g. leduc", value: "" });
+    const game = el("input", { type: "text", id: "explore-game", value: "",
+      placeholder: "game: leduc, holdem or a full id (empty: the file's)" });
     const params = el("input", { type: "text", id: "explore-params",
-      placeholder: "params: key=value key=value (e.g. board=Ks7d2c9h5s)" });
+      placeholder: "params: key=value key=value (e.g. board=Ks7d2c9h5s betting=river bet=60%,a)" });
     const load = el("button", { id: "explore-load", onclick: upload }, "Load policy");
     summaryBox = el("div", { id: "explore-summary" });
     tableBox = el("div", { id: "explore-tables", hidden: true });
@@ -66,17 +67,16 @@
       summaryBox, tableBox, holdemBox, tooltip);
   }
 
-  function parseParams(text) {
-    return text.split(/\s+/).filter((s) => s.length);
-  }
-
   async function upload() {
     const file = document.getElementById("explore-file").files[0];
     const game = document.getElementById("explore-game").value.trim();
     if (!file) { zs.showError("choose a saved policy file first"); return; }
-    if (!game) { zs.showError("name the policy's game (e.g. leduc, or holdem with its params)"); return; }
-    const query = new URLSearchParams({ game });
-    for (const p of parseParams(document.getElementById("explore-params").value)) query.append("param", p);
+    // the params box goes whole: the server cuts it where a parameter's name starts, so a value
+    // keeps its spaces (betting=river bet=60%,a raise=2.5x); an empty game box: the file's own id
+    const query = new URLSearchParams();
+    if (game) query.set("game", game);
+    const params = document.getElementById("explore-params").value.trim();
+    if (params) query.set("params", params);
     const text = await file.text();
     const summary = await zs.api("/api/policies/upload?" + query.toString(), { method: "POST", body: text });
     await open(summary);
