@@ -350,3 +350,50 @@ def test_browser_holdem_hand(live_server, browser, screenshot):
     assert len(browser.find_elements(By.CSS_SELECTOR, "#play-bot-cards .card")) == 2
     assert "over 1 hand" in browser.find_element(By.ID, "play-score").text
     screenshot("play-holdem")
+
+
+def test_browser_says_which_solver_the_bot_is(live_server, browser):
+    from selenium.webdriver.common.by import By
+
+    _open_play(browser, live_server)
+    _select(browser, "play-game", "holdem")
+    intro = browser.find_element(By.ID, "view-play").text
+    bot = browser.find_element(By.ID, "play-bot").text
+    assert "DCFR" in bot and "public tree" in bot and "CFR+" not in bot
+    assert "CFR+" not in intro.replace(bot, "")  # no line of the page calls the hold'em bot CFR+
+    browser.find_element(By.ID, "play-start").click()
+    header = wait_for(browser, lambda b: next((t for t in (e.text for e in b.find_elements(
+        By.CSS_SELECTOR, "#play-poker .muted")) if "the bot:" in t), None), what="the hand")
+    assert "DCFR" in header  # the server's own account of the bot agrees
+    _select(browser, "play-game", "leduc")
+    assert "CFR+" in browser.find_element(By.ID, "play-bot").text
+
+
+def test_browser_show_scores_has_a_busy_sign(live_server, browser, monkeypatch):
+    import time
+
+    from selenium.webdriver.common.by import By
+
+    from zerosum.web import play
+
+    slow = play._scores
+
+    def scores(*args):  # the exact solver thinking, as early in a 7x6 game
+        time.sleep(2.0)
+        return slow(*args)
+
+    monkeypatch.setattr(play, "_scores", scores)
+    _open_play(browser, live_server)
+    _select(browser, "play-game", "connect4")
+    _select(browser, "play-board", "5x4")
+    _select(browser, "play-first", "you")
+    browser.find_element(By.ID, "play-start").click()
+    wait_for(browser, lambda b: _moves(b) == "none", what="the empty board")
+    browser.find_element(By.ID, "play-c4-show-scores").click()
+    busy = wait_for(browser, lambda b: b.find_element(By.ID, "play-c4-busy"), timeout=1.0, what="the busy sign")
+    assert busy.is_displayed() and "scoring" in busy.text
+    button = browser.find_element(By.ID, "play-c4-show-scores")
+    assert not button.is_enabled() and browser.find_element(By.ID, "play-c4-scores").text == ""
+    wait_for(browser, lambda b: b.find_element(By.ID, "play-c4-scores").text, what="the scores")
+    assert not browser.find_elements(By.ID, "play-c4-busy")
+    assert browser.find_element(By.ID, "play-c4-show-scores").is_enabled()

@@ -192,8 +192,8 @@ def test_every_click_on_stop_resume_and_delete_takes_effect_while_a_run_iterates
 
     browser.get(live_server.url + "/")
     rid = _api(live_server, "POST", "/api/runs", {"game": "leduc", "algorithm": "dcfr", "iterations": 1_000_000})["id"]
-    status = lambda: _api(live_server, "GET", f"/api/runs/{rid}").get("status")  # noqa: E731
-    button = lambda text: wait_for(  # noqa: E731
+    status = lambda: _api(live_server, "GET", f"/api/runs/{rid}").get("status")
+    button = lambda text: wait_for(
         browser, lambda b: b.find_element(By.XPATH, f"//tr[@data-run='{rid}']//button[text()='{text}']"),
         what=f"the {text} button of {rid}")
     for attempt in range(5):
@@ -211,13 +211,12 @@ def test_every_click_on_stop_resume_and_delete_takes_effect_while_a_run_iterates
 
 
 def test_each_run_keeps_a_colour_of_its_own(live_server, browser):
-    from selenium.webdriver.common.by import By
-
     browser.get(live_server.url + "/")
     made = []
     for _ in range(14):  # one after another: at most 4 iterate at once; past the palette of 12
         rid = _api(live_server, "POST", "/api/runs", {"game": "kuhn", "algorithm": "cfr", "iterations": 5})["id"]
-        _until(lambda: _api(live_server, "GET", f"/api/runs/{rid}")["status"] == "finished", what=f"{rid} to finish")
+        _until(lambda rid=rid: _api(live_server, "GET", f"/api/runs/{rid}")["status"] == "finished",
+               what=f"{rid} to finish")
         made.append(rid)
     colours_js = """
         const out = {};

@@ -2,10 +2,11 @@
 
 Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.ZerosumError`):
 
-* ``POST /api/play/new`` ``{game: "kuhn" | "leduc", seat: 0 | 1, seed, policy}``: a match of hands
-  against the bot, the first hand dealt.  The bot plays the average policy of CFR+
-  (:data:`ITERATIONS` iterations on the history tree, solved on first use in a worker thread and
-  kept per game), or with ``policy`` the id of a table policy loaded in the explore view (of Kuhn,
+* ``POST /api/play/new`` ``{game: "kuhn" | "leduc" | "holdem", seat: 0 | 1, seed, policy}``: a match
+  of hands against the bot, the first hand dealt.  The bot plays the average policy of CFR+ on Kuhn
+  and Leduc (:data:`ITERATIONS` iterations on the history tree) or of DCFR on the hold'em river
+  (:data:`ITERATIONS` on the public tree), solved on first use in a worker thread and kept per
+  game, or with ``policy`` the id of a table policy loaded in the explore view (of Kuhn,
   Leduc or another member of the poker family);
 * ``POST /api/play/ID/act`` ``{action}``: the player's action; the bot answers at once (each of its
   actions with the probability its policy gave it), and at the end of the hand comes the payoff,
@@ -99,7 +100,7 @@ class Sessions:
 
 
 class PolicyCache:
-    """The bot's policy per game: CFR+ solved once, on first use, by one thread."""
+    """The bot's policy per game (CFR+, DCFR for hold'em) solved once, on first use, by one thread."""
 
     def __init__(self):
         self._policies: dict[str, tuple[object, object, dict]] = {}

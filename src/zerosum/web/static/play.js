@@ -41,6 +41,10 @@
 #play-c4-scores span { width: 48px; text-align: center; font: 600 .95rem ui-monospace, monospace; }
 #play-c4-scores span.best { color: var(--good); }
 #play-c4-scores span.bad { color: var(--bad); }
+#view-play .busy::before { content: ""; display: inline-block; width: .8em; height: .8em; margin: 0 .4em 0 .6em;
+  border: 2px solid var(--line); border-top-color: var(--accent); border-radius: 50%; vertical-align: middle;
+  animation: play-spin .8s linear infinite; }
+@keyframes play-spin { to { transform: rotate(360deg); } }
 #view-play .legend .cell { display: inline-block; width: 1em; height: 1em; border-radius: 50%; vertical-align: middle; }
 `);
   }
@@ -61,8 +65,9 @@
       el("option", { value: "solver" }, "the solver"));
     const moves = el("input", { type: "text", id: "play-moves", size: 12, placeholder: "e.g. 4453 (optional)" });
     root.append(style(),
-      el("p", {}, "Play poker against a policy solved by CFR+ (or one loaded in the explore view), ",
+      el("p", {}, "Play poker against a solved policy (or one loaded in the explore view), ",
         "or Connect Four against the exact solver."),
+      el("p", { id: "play-bot", class: "muted" }),
       el("div", { class: "play-form" },
         el("label", {}, "game", gameSelect),
         el("label", { class: "poker-only" }, "seat of the first hand", seat),
@@ -77,8 +82,19 @@
     showForm();
   }
 
+  // what the server's bot of each game is (play.py's _solve: CFR+ on the history tree for Kuhn and
+  // Leduc, DCFR on the public tree for hold'em); a hand's header repeats the server's own words
+  const BOTS = {
+    kuhn: "the bot: CFR+'s average policy, 1,000 iterations on the history tree",
+    leduc: "the bot: CFR+'s average policy, 1,000 iterations on the history tree",
+    holdem: "the bot: DCFR's average policy, 1,000 iterations on the public tree",
+    connect4: "the opponent: the exact solver (iterative-deepening alpha-beta when an early move takes too long)",
+  };
+
   function showForm() {
-    const c4 = document.getElementById("play-game").value === "connect4";
+    const name = document.getElementById("play-game").value;
+    document.getElementById("play-bot").textContent = BOTS[name] || "";
+    const c4 = name === "connect4";
     for (const node of root.querySelectorAll(".poker-only")) node.hidden = c4;
     for (const node of root.querySelectorAll(".c4-only")) node.hidden = !c4;
   }
@@ -248,9 +264,17 @@
   }
 
   async function showScores() {
-    if (!game) return;
+    if (!game || busy) return;
+    // the exact solver may think up to 20 s early in a 7x6 game: say so while it does
+    const button = document.getElementById("play-c4-show-scores");
+    button.disabled = true;
+    button.textContent = "Scoring...";
+    c4Box.setAttribute("aria-busy", "true");
+    button.after(el("span", { id: "play-c4-busy", class: "busy", role: "status" },
+      " the exact solver is scoring every column (up to 20 s early in a game)..."));
     const data = await call(`/api/connect4/${game.id}/scores`);
-    if (data) showBoard(game, data.scores);
+    c4Box.removeAttribute("aria-busy");
+    showBoard(game, data ? data.scores : shownScores);  // on an error the message line says why
   }
 
   zs.views.play = { init, show() {} };
