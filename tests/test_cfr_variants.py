@@ -307,7 +307,7 @@ def test_split_refuses_predictive_variants_before_starting_ray():
     from zerosum.public_tree.split import split_solver
 
     for name in ("pcfr+", "pdcfr+", "pcs-mccfr", "es-mccfr"):
-        with pytest.raises(ZerosumError, match="does not run split over Ray; use one of cfr, cfr"):
+        with pytest.raises(ZerosumError, match=r"does not run with the public tree split over Ray \(--ray\); these do: cfr, cfr\+, lcfr, dcfr, hs-dcfr;"):
             split_solver(name, None, 2)
 
 

@@ -126,7 +126,7 @@ def test_cli_refusals(tmp_path, spec, message):
 
 def test_cli_refuses_sampling(tmp_path):
     r = solve(tmp_path, {"::c": {"*": [1, 0]}}, "-a", "pcs-mccfr")
-    assert r.exit_code == 1 and "use -a cfr+" in r.output
+    assert r.exit_code == 1 and "does not run with node locks (--option lock=FILE); these do: cfr, cfr+," in r.output
 
 
 def test_cli_resume_keeps_the_lock(tmp_path):

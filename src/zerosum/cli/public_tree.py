@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import ZerosumError
 from ..public_tree.compile import built, has_public_tree, public_tree
+from ..solvers import capabilities
 from .common import parse_params, progress_status
 from .runs import resume, run_iterations, solve_result, write_outputs
 
@@ -129,13 +130,12 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     accepted = [k for k in inspect.signature(cls.__init__).parameters
                 if k not in ("self", "game", "alternating", "dtype")]
     # the sampler's seed is --seed, as for the history tree's samplers (es-mccfr, os-mccfr, ...)
+    row = capabilities.algorithm(algorithm)
     takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype",
                                                                                           "--option checks"] +
-                      ([] if algorithm == "pcs-mccfr" else ["--option threads"]))
+                      (["--option threads"] if row.runs_with("threads") else []))
     if threads is not None:
-        if algorithm == "pcs-mccfr":
-            raise ZerosumError("pcs-mccfr runs in one thread (it samples one subtree per deal); drop --option "
-                               "threads, or use -a cfr+ (or dcfr, pcfr+, ...) with it")
+        capabilities.require(algorithm, "threads", "drop --option threads")
         kwargs["threads"] = threads
     if "seed" in kwargs:
         raise ZerosumError(f"{algorithm} takes its seed as --seed {kwargs['seed']}, not --option seed")
@@ -152,9 +152,7 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
         return solver
     from ..public_tree.locking import load_locks, lock_solver
 
-    if algorithm == "pcs-mccfr":
-        raise ZerosumError("--option lock runs on the full-width public-tree variants; use -a cfr+ (or dcfr, "
-                           "pcfr+, ...), not pcs-mccfr")
+    capabilities.require(algorithm, "locks", "drop --option lock")
     return lock_solver(cls(tree, **kwargs), load_locks(tree, str(lock_path)))
 
 
@@ -252,7 +250,9 @@ def take_isomorphism(game, options, algorithm: str | None = None) -> tuple[bool,
             rest.append(text)
     if value is None:
         locked = any(str(t).split("=", 1)[0].strip() == "lock" for t in rest)
-        return isinstance(game, HoldemGame) and algorithm != "pcs-mccfr" and not locked, tuple(rest)
+        row = capabilities.ALGORITHMS.get(algorithm)
+        takes_it = row is None or row.runs_with("isomorphism")
+        return isinstance(game, HoldemGame) and takes_it and not locked, tuple(rest)
     if value and not isinstance(game, HoldemGame):
         raise ZerosumError(f"--option isomorphism is for hold'em subgames (suits); {game.id} has none")
     return value, tuple(rest)

@@ -39,9 +39,9 @@ def check_ray_game(game, form, algorithm) -> None:
 def splittable() -> list[str]:
     """The algorithms --ray splits: the public-tree CFR variants without predictions (a prediction
     needs the whole tree's last regrets, which the split driver does not keep) and not pcs-mccfr."""
-    from ..public_tree.solver import VARIANTS
+    from ..solvers.capabilities import names_with
 
-    return [n for n, v in VARIANTS.items() if n != "pcs-mccfr" and not getattr(v, "predictive", False)]
+    return names_with("ray-split")
 
 
 def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options, state_path, resume_path, save_path,

@@ -175,6 +175,7 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     from ..public_tree.compile import public_tree
     from ..public_tree.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
+    from ..solvers.capabilities import ALGORITHMS, names_with
     from ..solvers.rules import VARIANTS, finite
     from .common import progress_bar
     from .public_tree import load_public_policy, resolve_form
@@ -208,8 +209,8 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     if "node" not in opts and "method" in opts:
         raise ZerosumError("--option method= is for re-solving at a node: add --option node=LABEL")
     solver = str(opts["solver"])
-    if solver not in VARIANTS or VARIANTS[solver].predictive:
-        choices = ", ".join(n for n, v in VARIANTS.items() if not v.predictive)
+    if solver not in VARIANTS or not ALGORITHMS[solver].runs_with("depth-limited"):
+        choices = ", ".join(names_with("depth-limited"))
         raise ZerosumError(f"--option solver={solver} is not a variant depth-limited solving runs; choose from {choices}")
     try:
         resolve_form(g, "public-tree")

@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
+from ..solvers.capabilities import require, require_apart
 from ..solvers.rules import CFRPlus, Variant, apply_regret_rule, check_variant
 from .analysis import _Boards
 from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
@@ -477,11 +478,9 @@ class TruncatedSolver:
             n = game.tree.n_hands[gadget.o]
             self.gate = np.zeros((2, n)) if gadget.mode == "gate" else np.zeros(n)
         self.variant = check_variant(variant or CFRPlus())
-        if self.variant.predictive:
-            raise ZerosumError(f"{self.variant.name} is predictive; depth-limited solving runs cfr, cfr+, lcfr, "
-                               f"dcfr and hs-dcfr")
+        require(self.variant.name, "depth-limited")
         if self.variant.restarts:
-            raise ZerosumError("depth-limited solving does not restart the average; drop dcfr's restart option")
+            require_apart("depth-limited", "restart", "drop dcfr's restart option")
         t = game.tree
         self.regrets, self.average = {}, {}
         for n in game.decisions:

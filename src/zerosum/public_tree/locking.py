@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ZerosumError
+from ..solvers.capabilities import require, require_apart
 from .form import DECISION, PublicTree
 
 #: probabilities of a lock must sum to 1 within this
@@ -209,13 +210,12 @@ def lock_solver(solver, locks: NodeLocks):
     from .passes import Workspace, per_node_fits
 
     if getattr(solver, "scales", None) is not None:
-        raise ZerosumError("node locking writes the locked strategy into float sums; drop --option dtype=int16 "
-                           "(16-bit storage) to lock nodes")
+        require_apart("locks", "int16", "drop --option dtype=int16 to lock nodes")
     if locks.tree is not solver.tree and locks.tree.labels != solver.tree.labels:
         raise ZerosumError("the locks were made for another public tree")
-    if not hasattr(solver, "regrets") or getattr(solver, "name", "") == "pcs-mccfr":
-        raise ZerosumError("node locking runs on the full-width public-tree variants; use -a cfr+ (or dcfr, "
-                           "pcfr+, ...), not pcs-mccfr")
+    if not hasattr(solver, "regrets"):
+        raise ZerosumError("node locking runs on the public tree's CFR variants, in one process")
+    require(solver.name, "locks", "use -a dcfr or another of them")
     if solver.shapes is not None:
         solver.regrets = solver.in_form_layout(solver.regrets)
         solver.average = solver.in_form_layout(solver.average)

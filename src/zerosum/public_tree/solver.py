@@ -23,19 +23,10 @@ import json
 import numpy as np
 
 from ..errors import ZerosumError
+from ..solvers import rules
 from ..solvers.base import IterativeSolver, check_state
-from ..solvers.rules import (
-    CFR,
-    DCFR,
-    HSDCFR,
-    LCFR,
-    CFRPlus,
-    HSPCFRPlus,
-    PCFRPlus,
-    PDCFRPlus,
-    Variant,
-    check_variant,
-)
+from ..solvers.capabilities import require
+from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .form import PublicTree
 from .passes import ShapeWorkspace, Workspace, nash_conv_public, per_node_fits
@@ -169,12 +160,7 @@ class PublicTreeSolver(IterativeSolver):
         #: 16-bit storage: per player, float32 [2, nodes], each node's regret and average scales
         self.scales = None
         if self.dtype == COMPRESSED:
-            if self.variant.predictive:
-                raise ZerosumError(f"{self.variant.name} stores its strategies in floats; 16-bit storage "
-                                   f"(dtype=int16) runs cfr, cfr+, lcfr, dcfr and hs-dcfr")
-            if isinstance(self, PublicChanceSampling):
-                raise ZerosumError("pcs-mccfr samples one deal per chance node; 16-bit storage (dtype=int16) "
-                                   "runs the full-width variants")
+            require(self.name, "int16", "use dtype=float32")
             dt = np.dtype(np.float32)  # the passes' vectors
             self.regrets = [np.zeros(n, dtype=np.int16) for n in ia]
             self.average = [np.zeros(n, dtype=np.uint16) for n in ia]
@@ -359,8 +345,7 @@ class PublicChanceSampling(PublicTreeSolver):
     def __init__(self, game, seed: int | None = 0, dtype: str = "float64"):
         super().__init__(game, CFRPlus(), dtype)
         if self.tree.iso is not None:
-            raise ZerosumError("pcs-mccfr samples one deal per chance node, which suit isomorphism does not run "
-                               "yet; drop --option isomorphism")
+            require(self.name, "isomorphism", "drop --option isomorphism")
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._chance = np.flatnonzero(self.tree.kind == 1)
@@ -430,9 +415,9 @@ def _sampling_class(dtype: str) -> type:
     return PublicTreePCS
 
 
-#: what runs on the public tree: each CFR variant's rules class, and PCS-MCCFR's solver class
-VARIANTS = {"cfr": CFR, "cfr+": CFRPlus, "lcfr": LCFR, "dcfr": DCFR, "pcfr+": PCFRPlus, "pdcfr+": PDCFRPlus,
-            "hs-dcfr": HSDCFR, "hs-pcfr+": HSPCFRPlus, "pcs-mccfr": PublicChanceSampling}
+#: what runs on the public tree: each CFR variant's rules class (every one of
+#: :data:`zerosum.solvers.rules.VARIANTS`), and PCS-MCCFR's solver class
+VARIANTS = {**rules.VARIANTS, "pcs-mccfr": PublicChanceSampling}
 _CLASSES: dict = {}
 
 

@@ -40,6 +40,7 @@ expected values.  Oracle call (population size k, player p) draws random stream 
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 import numpy as np
 
@@ -226,7 +227,7 @@ class PSROSolver:
     parallel = None
     #: options ``zerosum solve`` gives unless ``--option`` does: stop once converged (Kuhn's double
     #: oracle is exact from population 7; without it 1,000 iterations of duplicates took 22 s)
-    cli_defaults = {"tol": 1e-9}
+    cli_defaults: ClassVar[dict] = {"tol": 1e-9}
 
     def __init__(self, game, meta_solver: str = "nash", lp_method: str = "highs", reverse: bool = False,
                  capacity: int = 16, oracle: str = "exact", hands: int | None = None, payoffs: str = "exact",

@@ -12,6 +12,7 @@ import numpy as np
 
 from ...errors import ZerosumError
 from ...solvers.base import IterativeSolver
+from ...solvers.capabilities import require, require_apart
 from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
 from ..arrays import card_scratch
@@ -55,14 +56,12 @@ class SplitDriver(IterativeSolver):
         if not alternating:
             raise ZerosumError("the public tree runs alternating updates only")
         self.variant = CFR() if variant is None else check_variant(variant)
-        if self.variant.predictive:
-            raise ZerosumError(f"{self.name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
+        require(self.variant.name, "ray-split", f"run -a {self.variant.name} without --ray, in one process")
         if self.variant.restarts:
-            raise ZerosumError("dcfr restart=B runs in one process (the workers' averages are not restarted); "
-                               "drop --ray or the restart option")
+            require_apart("ray-split", "restart", "drop --ray or the restart option")
         self.dtype = check_dtype(dtype)
         if self.dtype == "int16":
-            raise ZerosumError("16-bit storage (dtype=int16) runs in one process; drop --ray or use float32")
+            require_apart("ray-split", "int16", "drop --ray or use dtype=float32")
         self.n_workers = int(workers)
         self.checkpoint_every = max(int(checkpoint_every), 1)
         self.checkpoint_dir = checkpoint_dir
@@ -382,8 +381,7 @@ def split_solver(name: str, game, workers: int, checkpoint_every: int = 10, chec
     ``dtype`` of the sums (float32 halves the memory and the reach and value vectors sent, as in
     one process); ``compiled_graph=False`` sends each pass as plain actor calls (same results,
     slower).  Its class's ``__init__`` lists the variant's parameters (what the CLI checks)."""
-    if name not in VARIANTS or name == "pcs-mccfr" or VARIANTS[name].predictive:
-        raise ZerosumError(f"{name} does not run split over Ray; use one of cfr, cfr+, lcfr, dcfr, hs-dcfr")
+    require(name, "ray-split", f"run -a {name} without --ray, in one process")
     if workers < 1:
         raise ZerosumError(f"--workers must be at least 1, got {workers}")
     check_dtype(dtype)
