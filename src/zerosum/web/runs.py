@@ -17,6 +17,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -27,6 +29,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ZerosumError
+from ..solvers.capabilities import ALGORITHMS as CAPABILITIES
+from ..solvers.capabilities import names_with
 from .common import read_json
 
 #: runs iterating at once
@@ -35,8 +39,19 @@ MAX_RUNNING = 4
 MAX_RUNS = 50
 #: the most iterations one run may ask for
 MAX_ITERATIONS = 1_000_000
-#: the algorithms of this view: the CFR family on the history tree (exact NashConv at each point)
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "pcfr+", "pdcfr+", "hs-dcfr", "hs-pcfr+")
+#: the algorithms of this view, from the registry (:mod:`zerosum.solvers.capabilities`): the CFR
+#: family on the history tree (exact NashConv at each point) for every game but hold'em ...
+HISTORY_ALGORITHMS = tuple(names_with("history-tree"))
+#: ... and its full-width variants on the public tree for hold'em (no sampler: exact NashConv)
+HOLDEM_ALGORITHMS = tuple(n for n in names_with("public-tree") if not CAPABILITIES[n].sampled)
+#: what a run uses when the request names no algorithm: hold'em's is the fastest measured to
+#: 0.5 % of the pot on postflop-solver's example turn (``zerosum solve holdem`` defaults to it too)
+DEFAULT_ALGORITHM = {"history-tree": "cfr+", "holdem": "dcfr"}
+#: a hold'em run's depth-first pass threads: 1 unless asked, at most the cores this process may use
+MAX_THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+#: a hold'em run checks its exploitability (the average's two best responses) every this many
+#: iterations, besides 1, 2, 3, 5 (the curve's start): what a target is judged on
+CHECK_EVERY = 10
 
 
 def marks(iterations: int) -> list[int]:
@@ -151,9 +166,179 @@ class Run:
                "algorithm": self.algorithm, "iterations": self.iterations, "iteration": self.iteration,
                "status": self.status, "error": self.error, "seconds": round(self.seconds, 3),
                "nash_conv_average": last["nash_conv_average"] if last else None,
-               "nash_conv_current": last["nash_conv_current"] if last else None}
+               "nash_conv_current": last["nash_conv_current"] if last else None, "form": "history-tree"}
         if with_curve:
             out["curve"] = list(self.curve)
+        return out
+
+
+def check_target(target) -> float | None:
+    """A target exploitability as a fraction of the pot (0.005 = 0.5 %), or None, or a one-line refusal."""
+    if target in (None, ""):
+        return None
+    if isinstance(target, str):
+        try:
+            target = float(target)
+        except ValueError:
+            pass
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
+        raise ZerosumError(f"target_pot_fraction is the exploitability to stop at as a fraction of the pot, "
+                           f"above 0 and below 1 (0.005 = 0.5 %), got {target!r}")
+    return float(target)
+
+
+def check_threads(threads) -> int:
+    """A hold'em run's threads: a whole number from 1 to :data:`MAX_THREADS` (default 1)."""
+    if threads in (None, ""):
+        return 1
+    if isinstance(threads, str) and threads.strip().isdigit():
+        threads = int(threads)
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ZerosumError(f"threads must be a whole number from 1 to {MAX_THREADS} (the cores here), got {threads!r}")
+    return threads
+
+
+def holdem_game(name, spot, params: dict):
+    """The hold'em game of a request and its parameters: a spot (the JSON object of a ``--spot``
+    file, or its text) with ``params`` overriding its fields, or ``params`` (or the game's full id)
+    alone.  The game's constructor refuses, from its exact size estimate and before anything is
+    built, a tree too large for the memory available; a bad spot is one line."""
+    from ..games import load_game
+    from ..poker.spots import spot_params
+    from .explore import _game
+
+    if spot is None:
+        return _game(name, params), params
+    if isinstance(spot, str):
+        try:
+            spot = json.loads(spot)
+        except json.JSONDecodeError as e:
+            raise ZerosumError(f"the spot is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    merged = {**spot_params(spot, "the spot"), **params}
+    return load_game("holdem", **merged), merged
+
+
+def spot_name(spot) -> str | None:
+    """The spot's ``name`` field, where it has one (the runs table shows it)."""
+    if isinstance(spot, str):
+        try:
+            spot = json.loads(spot)
+        except json.JSONDecodeError:
+            return None
+    name = spot.get("name") if isinstance(spot, dict) else None
+    return str(name)[:80] if name else None
+
+
+class HoldemRun(Run):
+    """A hold'em run on the public tree: the tree built in the run's thread (suit isomorphism where
+    the algorithm runs with it, as ``zerosum solve holdem``), the variant's public-tree solver in
+    the tree's default dtype (float32 for large trees) with ``threads``, its exploitability
+    (NashConv / 2, the average's two best responses) checked at iterations 1, 2, 3, 5 and every
+    :data:`CHECK_EVERY`, as a percent of the spot's starting pot; it stops at ``target`` (a
+    fraction of the pot) where one is set.  One iteration at a time, so a stop takes at most an
+    iteration."""
+
+    def __init__(self, *args, target: float | None = None, threads: int = 1, spot_name: str | None = None):
+        super().__init__(*args)
+        self.target, self.threads, self.spot_name = target, threads, spot_name
+        self.pot = float(self.game.pot)
+        self.stopped_by: str | None = None  # "target", "iterations", "stop"
+        self.build_s = 0.0
+        self.sizes = self.game.estimated_sizes()
+
+    def _make_solver(self):
+        from ..public_tree.holdem_build import holdem_public_tree
+        from ..public_tree.solver import default_dtype, public_solver_class
+        from ..solvers.capabilities import require
+
+        t0 = time.perf_counter()
+        iso = CAPABILITIES[self.algorithm].runs_with("isomorphism")
+        # built here, not through public_tree()'s process-wide cache: a deleted run frees its tree
+        tree = holdem_public_tree(self.game, isomorphism=iso)
+        if self.threads > 1:
+            require(self.algorithm, "threads", "use threads=1")
+        solver = public_solver_class(self.algorithm, default_dtype(tree))(tree, threads=self.threads)
+        solver.light_checks = True  # the average's NashConv only: what the target and the curve read
+        self.build_s = time.perf_counter() - t0
+        return solver
+
+    def checks(self) -> list[int]:
+        """The iterations where exploitability is checked, up to ``self.iterations``."""
+        return sorted({m for m in (1, 2, 3, 5) if m <= self.iterations} |
+                      set(range(CHECK_EVERY, self.iterations + 1, CHECK_EVERY)) | {self.iterations})
+
+    def _loop(self) -> None:
+        try:
+            self.stopped_by = None
+            with self.lock:
+                if self.solver is None:
+                    self.solver = self._make_solver()
+            for m in self.checks():
+                if m <= self.iteration:
+                    continue
+                while self.iteration < m:
+                    if self.stop_flag.is_set():
+                        break
+                    t0 = time.perf_counter()
+                    with self.lock:
+                        self.solver.iterate(1)
+                    self.seconds += time.perf_counter() - t0
+                t0 = time.perf_counter()
+                with self.lock:
+                    row = self.solver.checkpoint()
+                self.seconds += time.perf_counter() - t0
+                nc = float(row["nash_conv_average"])
+                if not self.curve or self.curve[-1]["iteration"] != int(row["iteration"]):
+                    self.curve.append({"iteration": int(row["iteration"]), "nash_conv_average": nc,
+                                       "nash_conv_current": None,
+                                       "exploitability_pot_pct": 100 * nc / 2 / self.pot})
+                if self.stop_flag.is_set():
+                    self.status, self.stopped_by = "stopped", "stop"
+                    return
+                if self.target is not None and nc / 2 / self.pot <= self.target:
+                    self.status, self.stopped_by = "finished", "target"
+                    return
+            self.status, self.stopped_by = "finished", "iterations"
+        except ZerosumError as e:
+            self.status, self.error = "failed", str(e)
+        except Exception as e:  # noqa: BLE001  (one line on the page; the server goes on)
+            first = str(e).splitlines()[0] if str(e) else ""
+            self.status, self.error = "failed", f"{type(e).__name__}: {first}"[:300]
+
+    def eta(self) -> tuple[float | None, str | None]:
+        """(seconds left, how they were estimated) while the run iterates: ``"curve"`` where a
+        target is set and the last checks' exploitability falls as a power of the iterations (the
+        log-log slope of the checks in the last factor of three of the iterations, extended to the
+        target, at the run's rate so far, checks included), capped by the iterations left;
+        ``"iterations"``: the iterations left at that rate (no target, or no slope yet)."""
+        if self.status not in ("running",) or not self.iteration or self.seconds <= 0:
+            return None, None
+        rate = self.iteration / self.seconds
+        left = max(self.iterations - self.iteration, 0) / rate
+        pts = [(p["iteration"], p["nash_conv_average"]) for p in self.curve if p["nash_conv_average"] > 0]
+        if self.target is not None and len(pts) >= 2:
+            x1, y1 = pts[-1]
+            window = [p for p in pts if p[0] * 3 >= x1] or pts
+            x0, y0 = window[0] if window[0][0] < x1 else pts[-2]
+            if x0 < x1:
+                slope = (math.log(y1) - math.log(y0)) / (math.log(x1) - math.log(x0))
+                goal = self.target * 2 * self.pot  # the target as NashConv
+                if slope < 0:
+                    x_goal = x1 * (goal / y1) ** (1 / slope) if y1 > goal else x1
+                    return min(left, max(x_goal - self.iteration, 0) / rate), "curve"
+        return left, "iterations"
+
+    def view(self, with_curve: bool = True) -> dict:
+        out = super().view(with_curve)
+        last = self.curve[-1] if self.curve else None
+        eta, basis = self.eta()
+        out.update(form="public-tree", spot_name=self.spot_name, pot=self.pot, threads=self.threads,
+                   target_pot_fraction=self.target, stopped_by=self.stopped_by,
+                   exploitability_pot_pct=last["exploitability_pot_pct"] if last else None,
+                   iterations_per_s=round(self.iteration / self.seconds, 3) if self.seconds > 0 else None,
+                   eta_s=None if eta is None else round(eta, 1), eta_basis=basis,
+                   build_s=round(self.build_s, 3),
+                   sizes={k: self.sizes[k] for k in ("public_nodes", "infoset_actions", "public_bytes")})
         return out
 
 
@@ -170,27 +355,51 @@ class RunManager:
         return sum(r.status in ("starting", "running") for r in self._runs.values())
 
     def start(self, body) -> Run:
-        """A new run from the page's request ``{game, params, algorithm, iterations}``, started."""
+        """A new run from the page's request, started: ``{game, params, algorithm, iterations}`` on
+        the history tree, or hold'em on the public tree: ``{game: "holdem", spot: {...}, params,
+        algorithm, iterations, target_pot_fraction, threads}`` (a spot, or params, or both: the
+        params override the spot's fields, as ``--param`` does ``--spot``'s)."""
         from .explore import _game
 
         if not isinstance(body, dict):
             raise ZerosumError('send {"game": "kuhn", "params": {}, "algorithm": "cfr+", "iterations": 1000}')
-        name, algorithm = body.get("game"), body.get("algorithm", "cfr+")
+        name, spot = body.get("game"), body.get("spot")
+        if spot is not None and name in (None, ""):
+            name = "holdem"
+        holdem = isinstance(name, str) and name.strip().split("(")[0] == "holdem"
+        if spot is not None and not holdem:
+            raise ZerosumError(f"a spot is a hold'em spot; send it with \"game\": \"holdem\" (not {name!r})")
+        kind = "holdem" if holdem else "history-tree"
+        algorithm = body.get("algorithm") or DEFAULT_ALGORITHM[kind]
+        offered = HOLDEM_ALGORITHMS if holdem else HISTORY_ALGORITHMS
+        if algorithm not in offered:
+            where = "hold'em runs on the public tree" if holdem else "this view runs on the history tree"
+            raise ZerosumError(f"unknown algorithm {algorithm!r}; {where}: {', '.join(offered)}")
         params = body.get("params") or {}
         if isinstance(params, dict):
             params = {k: _value(v) for k, v in params.items() if v not in ("", None)}
-        if algorithm not in ALGORITHMS:
-            raise ZerosumError(f"unknown algorithm {algorithm!r}; this view runs {', '.join(ALGORITHMS)}")
         iterations = body.get("iterations", 1000)
         if isinstance(iterations, str) and iterations.strip().isdigit():
             iterations = int(iterations)
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise ZerosumError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
-        game = _game(name, params)
+        if not holdem:
+            for key, unset in (("target_pot_fraction", (None, "")), ("threads", (None, "", 1))):
+                if body.get(key) not in unset:
+                    raise ZerosumError(f"{key} is for hold'em runs (the public tree); drop it for {name}")
+            game = _game(name, params)
+            run_args = (name, params, game, algorithm, iterations)
+        else:
+            target = check_target(body.get("target_pot_fraction"))
+            threads = check_threads(body.get("threads"))
+            game, params = holdem_game(name, spot, params)
+            run_args = ("holdem", params, game, algorithm, iterations)
         with self._lock:
             if self.running() >= MAX_RUNNING:
                 raise ZerosumError(f"{MAX_RUNNING} runs are iterating already; stop one (or wait) and start again")
-            run = Run(f"r{next(self._ids)}", name, params, game, algorithm, iterations)
+            rid = f"r{next(self._ids)}"
+            run = Run(rid, *run_args) if not holdem else HoldemRun(rid, *run_args, target=target, threads=threads,
+                                                                   spot_name=spot_name(spot))
             self._runs[run.id] = run
             self._trim()
         run.start()
@@ -221,13 +430,18 @@ class RunManager:
                 run.thread.join(30)
         return run
 
-    def resume(self, rid: str, iterations=None) -> Run:
-        """Go on with a stopped or finished run, up to its iterations (or ``iterations`` more in all)."""
+    def resume(self, rid: str, iterations=None, target=False) -> Run:
+        """Go on with a stopped or finished run, up to its iterations (or ``iterations`` more in all);
+        a hold'em run may be given a new ``target`` (a fraction of the pot, or None for none)."""
         run = self.get(rid)
         if run.status in ("starting", "running"):
             raise ZerosumError(f"run {rid} is running; stop it first")
         if run.status == "failed":
             raise ZerosumError(f"run {rid} failed ({run.error}); start a new one")
+        if target is not False:
+            if not isinstance(run, HoldemRun):
+                raise ZerosumError(f"a target in % of the pot is for hold'em runs; run {rid} is {run.name}")
+            run.target = check_target(target)
         if iterations is not None:
             if isinstance(iterations, bool) or not isinstance(iterations, int) or \
                     not run.iteration < iterations <= MAX_ITERATIONS:
@@ -268,6 +482,29 @@ def _policy(run: Run) -> dict:
     return {**policy.to_dict(), "params": run.params}
 
 
+def _public_policy(run: HoldemRun) -> bytes:
+    """A hold'em run's average policy: the file ``zerosum solve holdem --save`` writes (the whole
+    tree's policy where the run's tree is suit-isomorphic), with the run's ``params`` first, written
+    node by node (never every probability as a Python float at once)."""
+    import tempfile
+
+    if run.solver is None or run.iteration == 0:
+        raise ZerosumError(f"run {run.id} has no iteration yet: no policy to download")
+    with run.lock:
+        policy = run.solver.average_policy()
+    if policy.tree.iso is not None:
+        from ..public_tree.holdem_build import holdem_public_tree
+
+        policy = policy.on_full_tree(holdem_public_tree(run.game))
+    with tempfile.TemporaryDirectory(prefix="zerosum-policy-") as tmp:
+        path = os.path.join(tmp, "policy.json")
+        policy.save(path)
+        with open(path, "rb") as f:
+            data = f.read()
+    # the saved file is one JSON object: its params go in after the opening brace
+    return b'{"params":' + json.dumps(run.params, separators=(",", ":")).encode() + b"," + data[1:]
+
+
 def _state(run: Run) -> bytes:
     import numpy as np
 
@@ -288,7 +525,9 @@ def routes(state) -> list:
         return JSONResponse({"games": games()})
 
     async def list_algorithms(_request: Request):
-        return JSONResponse({"algorithms": list(ALGORITHMS)})
+        return JSONResponse({"algorithms": list(HISTORY_ALGORITHMS),
+                             "offered": {"history-tree": list(HISTORY_ALGORITHMS), "holdem": list(HOLDEM_ALGORITHMS)},
+                             "defaults": DEFAULT_ALGORITHM, "max_threads": MAX_THREADS})
 
     async def runs_index(request: Request):
         if request.method == "POST":
@@ -310,14 +549,18 @@ def routes(state) -> list:
 
     async def resume(request: Request):
         body = await read_json(request) if int(request.headers.get("content-length") or 0) else {}
-        more = body.get("iterations") if isinstance(body, dict) else None
-        run = await run_in_threadpool(runs.resume, request.path_params["rid"], more)
+        body = body if isinstance(body, dict) else {}
+        run = await run_in_threadpool(runs.resume, request.path_params["rid"], body.get("iterations"),
+                                      body.get("target_pot_fraction", False))
         return JSONResponse(run.view())
 
     async def policy(request: Request):
         run = runs.get(request.path_params["rid"])
-        return JSONResponse(await run_in_threadpool(_policy, run),
-                            headers={"Content-Disposition": f'attachment; filename="{run.id}-policy.json"'})
+        headers = {"Content-Disposition": f'attachment; filename="{run.id}-policy.json"'}
+        if isinstance(run, HoldemRun):
+            return Response(await run_in_threadpool(_public_policy, run), media_type="application/json",
+                            headers=headers)
+        return JSONResponse(await run_in_threadpool(_policy, run), headers=headers)
 
     async def state_file(request: Request):
         run = runs.get(request.path_params["rid"])
