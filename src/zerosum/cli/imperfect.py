@@ -68,6 +68,35 @@ def games(as_json):
     c.print(p)
 
 
+#: the largest bare fraction --target takes (5 % of the pot); above it a number must say % (0.5 is ambiguous)
+MAX_BARE_TARGET = 0.05
+
+
+def parse_pot_target(text: str | None, nash_conv_target) -> float | None:
+    """``--target``: ``0.5%`` (percent of the starting pot) or ``0.005`` (the fraction itself, as the
+    JSON's ``exploitability_pot_fraction``), as a fraction; None when not given.  A bare number above
+    0.05 is refused as ambiguous (``--target 0.5`` would be half the pot: write ``0.5%`` or ``50%``)."""
+    if text is None:
+        return None
+    if nash_conv_target is not None:
+        raise ZerosumError("give --target (a share of the pot) or --target-nashconv (chips), not both")
+    raw = str(text).strip()
+    percent = raw.endswith("%")
+    try:
+        value = float(raw[:-1].strip() if percent else raw)
+    except ValueError:
+        raise ZerosumError(f"--target takes a share of the pot, e.g. 0.5% (or the fraction 0.005), got {text!r}") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise ZerosumError(f"--target must be above 0, got {text!r}")
+    if percent:
+        value /= 100
+    elif value > MAX_BARE_TARGET:
+        raise ZerosumError(f"--target {raw} is ambiguous: write {raw}% for {raw} percent of the pot, or "
+                           f"{100 * value:g}% (a bare number is a fraction of the pot, at most {MAX_BARE_TARGET:g}: "
+                           f"0.005 = 0.5%)")
+    return value
+
+
 def _parse_checkpoints(text: str | None, iterations: int) -> list[int]:
     if text is None:
         marks = [c for c in DEFAULT_CHECKPOINTS if c < iterations]
@@ -180,6 +209,10 @@ DEFAULT_ALGORITHMS = {"holdem": "dcfr"}
 @click.option("--target-nashconv", "target", type=click.FloatRange(min=0), default=None, metavar="X",
               help="Stop once NashConv of the method's result strategy is at most X, checked at the checkpoints "
                    "(add --checkpoints for a finer check).")
+@click.option("--target", "target_pot", default=None, metavar="P%",
+              help="hold'em and the poker family: stop once exploitability (NashConv / 2) is at most this share of "
+                   "the starting pot: 0.5% (or the fraction 0.005), checked every 10 iterations unless --checkpoints "
+                   "says otherwise.")
 @click.option("--save-every", "save_every", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --save-state: also write the state every N iterations (atomically), not only at the end.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
@@ -198,7 +231,7 @@ DEFAULT_ALGORITHMS = {"holdem": "dcfr"}
 @json_option
 def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options, save_path, plot_path, state_path,
           resume_path, params, as_json, form=None, ray_address=None, workers=None, save_current=None,
-          save_every=None, seconds=None, target=None, spot=None):
+          save_every=None, seconds=None, target=None, spot=None, target_pot=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
 
     Ctrl-C stops after the iteration in flight, writes the files asked for and the results so far,
@@ -220,7 +253,10 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if iterations is None:  # per algorithm: the network solvers take ~1 s an iteration
         iterations = getattr(SOLVERS.get(algorithm), "default_iterations", 1000)
     check_iterations(iterations)
+    pot_fraction_target = parse_pot_target(target_pot, target)
     marks = _parse_checkpoints(checkpoints, iterations)
+    if pot_fraction_target is not None and checkpoints is None:  # as poker solvers check: every 10 iterations
+        marks = sorted(set(range(10, iterations, 10)) | {iterations})
     from ..files import check_policy_path
 
     check_policy_path(save_path)  # also refuses a Gambit .efg name: --save writes JSON
@@ -237,12 +273,21 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
     if resume_path and not probe(resume_path, verb="read state file"):  # an input: checked before the work
         raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
     g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
+    if pot_fraction_target is not None:  # --target P%: the NashConv it means on this game's pot
+        from .public_tree import game_pot
+
+        pot = game_pot(g)
+        if pot is None:
+            raise ZerosumError(f"--target is a share of the pot, and {g.id} has none (hold'em and the poker family "
+                               f"do); use --target-nashconv X")
+        target = 2 * pot_fraction_target * pot
     from .abstraction import abstraction_requested, solve_abstracted
 
     if abstraction_requested(options) and algorithm not in ("resolve", "continual"):  # zerosum.cli.abstraction
         unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
                                  ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
-                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--target", target_pot),
+                                 ("--simultaneous", simultaneous),
                                  ("--form public-tree", form == "public-tree")) if v]
         solve_abstracted(g, algorithm, iterations, options, save_path, as_json, seed, unused, make_solver)
         return
@@ -250,7 +295,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         from .resolve import solve_resolve
 
         unused = [f for f, v in (("--checkpoints", checkpoints), ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
-                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--target", target_pot),
+                                 ("--simultaneous", simultaneous),
                                  ("--form public-tree", form == "public-tree")) if v]
         solve_resolve(g, iterations, options, save_path, as_json, seed, unused, state_path, resume_path)
         return
@@ -259,7 +305,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
 
         unused = [f for f, v in (("--checkpoints", checkpoints), ("--save-state", state_path), ("--resume", resume_path),
                                  ("--plot", plot_path), ("--save-current", save_current), ("--ray", ray_address),
-                                 ("--time", seconds), ("--target-nashconv", target), ("--simultaneous", simultaneous),
+                                 ("--time", seconds), ("--target-nashconv", target), ("--target", target_pot),
+                                 ("--simultaneous", simultaneous),
                                  ("--form public-tree", form == "public-tree")) if v]
         solve_continual(g, iterations, options, save_path, as_json, seed, unused)
         return
@@ -288,6 +335,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         if plot_path:  # a late write failure comes after the results, as below
             failed += write_outputs(result, None, None, plot=(plot_path, result["checkpoints"],
                                                               f"{algorithm} on {g.id}"))
+        if pot_fraction_target is not None:
+            result["target_pot_fraction"] = pot_fraction_target
         emit_json(result) if as_json else _print_solve(result)
         if failed:
             raise ZerosumError("; ".join(failed))
@@ -340,6 +389,8 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
                           else iterations, rows, first_actions(avg), cg.sizes(), compile_s, solve_s)
     if not one_shot:
         result["stopped"] = stopped
+    if pot_fraction_target is not None:
+        result["target_pot_fraction"] = pot_fraction_target
     if stopped == "converged":  # psro's tol (zerosum.solvers.psro): more iterations would change nothing
         notes.append(f"{algorithm} converged at iteration {solver.iteration:,} of {iterations:,}: "
                      f"{solver.convergence} (--option tol=0 runs all -n)")
@@ -495,6 +546,14 @@ def _fixed(v: float | None, digits: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
+def _percent(fraction: float | None) -> str:
+    """A fraction of the pot in percent: ``0.512 %`` (three significant digits below 1 %)."""
+    if fraction is None:
+        return "-"
+    pct = 100 * fraction
+    return f"{pct:.3f} %" if abs(pct) < 1 else f"{pct:.2f} %"
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
@@ -515,8 +574,10 @@ def _print_solve(r: dict) -> None:
         t = Table(title="NashConv (sum of both players' best-response gains)")
         learned = any(row.get("hands") for row in r["checkpoints"])  # PSRO with a learned oracle
         deep = any("samples" in row for row in r["checkpoints"])  # zerosum.deep: networks' samples, CPU s
+        in_pot = "exploitability_pot_fraction" in r  # hold'em, the poker family: exploitability in % of the pot
         for col in ("iterations", "average", "current", "value (avg)", "nodes") + (
-                ("oracle error (p0, p1)", "hands") if learned else ()) + (("samples", "CPU s") if deep else ()):
+                ("oracle error (p0, p1)", "hands") if learned else ()) + (("samples", "CPU s") if deep else ()) + (
+                ("expl. % of pot",) if in_pot else ()):
             t.add_column(col, justify="right")
         for row in r["checkpoints"]:
             extra = ()
@@ -526,6 +587,8 @@ def _print_solve(r: dict) -> None:
                          f"{row['hands']:,}")
             if deep:
                 extra += (f"{row['samples']:,}", f"{row['cpu_seconds']:.1f}")
+            if in_pot:
+                extra += (_percent(row.get("exploitability_pot_fraction")),)
             t.add_row(f"{row['iteration']:,}", _nc(row["nash_conv_average"]), _nc(row["nash_conv_current"]),
                       _fixed(row["value_average"], 4), f"{row['nodes']:,}", *extra)
         c.print(t)
@@ -541,14 +604,22 @@ def _print_solve(r: dict) -> None:
         c.print(f"NashConv (sum of both players' best-response gains): {_nc(r['nash_conv'])}")
     which = "current strategy, the last iterate" if r.get("result_strategy") == "current" else "average strategy"
     c.print(f"value of the game to player 0 ({which}): {_fixed(r['value'], 4)}")
-    c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)} ({which})")
-    if r.get("locks"):  # --option lock=FILE (zerosum.public_tree.locking)
+    pot = r.get("pot")
+    if r.get("locks"):  # --option lock=FILE (zerosum.public_tree.locking): the free player's gain is the headline
         lk = r["locks"]
+        share = "" if lk.get("free_player_gain_pot_fraction") is None else \
+            f", {_percent(lk['free_player_gain_pot_fraction'])} of the pot ({pot:g})"
+        c.print(f"exploitability under the locks (player {lk['free_player']}'s best-response gain against the locked "
+                f"profile): {_fixed(lk['free_player_gain'], 6)}{share}", soft_wrap=True)
         gain = "" if lk["locked_player_gain"] is None else \
             f", the locked player's (free slots only) {_fixed(lk['locked_player_gain'], 6)}"
         c.print(f"locked: player {lk['player']} at {lk['nodes']} nodes ({lk['hands']} hand locks); gain of a best response: "
-                f"player {lk['free_player']}'s {_fixed(lk['free_player_gain'], 6)}{gain} (the NashConv above "
-                f"counts leaving the lock)", soft_wrap=True)
+                f"player {lk['free_player']}'s {_fixed(lk['free_player_gain'], 6)}{gain}; the usual NashConv "
+                f"{_nc(r['nash_conv'])} counts player {lk['player']} leaving its lock, which the lock forbids", soft_wrap=True)
+    else:
+        share = "" if r.get("exploitability_pot_fraction") is None else \
+            f", {_percent(r['exploitability_pot_fraction'])} of the pot ({pot:g})"
+        c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)} ({which}){share}", soft_wrap=True)
     _print_first_actions(c, r["first_actions"])
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)

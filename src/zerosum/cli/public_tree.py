@@ -286,6 +286,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
         from ..public_tree.locking import locked_exploitability
 
         extra["locks"] = {**locks.summary(), **locked_exploitability(tree, avg, locks)}
+        extra["locks"]["free_player_gain_pot_fraction"] = pot_fraction(extra["locks"]["free_player_gain"], tree.pot)
     return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
                          save_path, dtype=solver.dtype, threads=getattr(solver, "threads", 1), avg=avg, **extra)
 
@@ -303,9 +304,42 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
                           compile_s, solve_s, form="public-tree", pot=tree.pot, histories=tree.histories,
                           public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
                           compile_s=compile_s, stopped=stopped, **extra)
+    add_pot_fractions(result, tree.pot)
     if save_path and tree.iso is not None:  # the file holds the whole tree's policy, as without isomorphism
         avg = avg.on_full_tree(public_tree(game))
     return result, write_outputs(result, solver, avg, state_path, save_path)
+
+
+def game_pot(game) -> float | None:
+    """The chips in the pot at the start (hold'em's ``pot``, the poker family's two antes), or None
+    for a game without one: what ``--target P%`` and ``exploitability_pot_fraction`` divide by (the
+    public tree's ``pot``)."""
+    from ..poker.holdem import HoldemGame
+
+    if isinstance(game, HoldemGame):
+        return float(game.pot)
+    if has_public_tree(game) and getattr(game, "ante", None):
+        return 2.0 * float(game.ante)
+    return None
+
+
+def pot_fraction(exploitability, pot) -> float | None:
+    """Exploitability (NashConv / 2) as a fraction of the starting pot, as poker solvers report it
+    (0.005: 0.5 % of the pot); None without a pot or a figure."""
+    if exploitability is None or not pot or pot <= 0:
+        return None
+    return float(exploitability) / float(pot)
+
+
+def add_pot_fractions(result: dict, pot) -> None:
+    """``exploitability_pot_fraction`` on the result and on each checkpoint row (of the average:
+    ``nash_conv_average`` / 2 / pot), for a game with a pot (hold'em, the poker family)."""
+    if not pot or pot <= 0:
+        return
+    result["exploitability_pot_fraction"] = pot_fraction(result.get("exploitability"), pot)
+    for row in result.get("checkpoints") or ():
+        nc = row.get("nash_conv_average")
+        row["exploitability_pot_fraction"] = None if nc is None else pot_fraction(nc / 2, pot)
 
 
 def evaluate_public(game, policy_file, form: str | None):

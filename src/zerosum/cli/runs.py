@@ -163,6 +163,10 @@ def finish_interrupted(result: dict) -> None:
     import click
 
     why = {"time": "--time reached", "target": "--target-nashconv reached"}.get(result.get("stopped"))
+    if result.get("stopped") == "target" and result.get("target_pot_fraction") is not None:
+        reached = result.get("exploitability_pot_fraction")
+        why = (f"--target {100 * result['target_pot_fraction']:g}% of the pot reached" +
+               ("" if reached is None else f" (exploitability {100 * reached:.3g} % of the pot)"))
     if why:  # a stopping rule met: success
         click.echo(f"stopped at iteration {result['iterations']:,}: {why}", err=True)
     if result.get("stopped") != "interrupt":
