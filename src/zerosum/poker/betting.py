@@ -170,6 +170,8 @@ class Betting:
                                        parse_sizes(own.get("raise"), f"{at} raise", raise_=True)))
             sizes.append(tuple(per))
             donk.append(parse_sizes(street["donk"], f"{name} donk") if street.get("donk") is not None else None)
+        if donk and donk[0] == ():  # "donk": [] on the first street: no donk bets, which is all it can have
+            donk[0] = None
         if donk and donk[0] is not None:
             raise ZerosumError(f"the {names[0]} starts this subgame, so nobody can donk bet on it: drop its donk sizes "
                                f"(they apply on later streets)")
