@@ -86,7 +86,7 @@ class NodeLocks:
             na, n, o = int(tree.n_children[node]), tree.n_hands[q], int(tree.offset[node])
             held = np.asarray(tree.ranges[q]) > 0
             hand_index = {h: i for i, h in enumerate(tree.hand_labels[q])}
-            table = {}
+            table, by_class = {}, {}
             for hand, probs in hands.items():
                 raw = probs
                 probs = self._probs(probs, na, label, hand, tree.action_labels[node], source)
@@ -96,10 +96,27 @@ class NodeLocks:
                 i = hand_index.get(hand)
                 if i is None and isinstance(hand, str) and len(hand) == 4:  # "JcJd" for "JdJc"
                     i = hand_index.get(hand[2:] + hand[:2])
+                if i is None:  # range notation ("99", "AKs", "AK", "QQ+"): the combos of it the player holds
+                    combos = _range_hands(tree, q, hand, hand_index, held)
+                    if combos is not None:
+                        if not combos:
+                            raise ZerosumError(f"{source}: {hand!r} names no hand of player {q}'s range at {label!r} "
+                                               f"(none held, or its cards are on the board); the range holds e.g. "
+                                               f"{_range_examples(tree, q, held)}")
+                        for k in combos:
+                            if k in by_class:
+                                raise ZerosumError(f"{source}: {by_class[k][0]!r} and {hand!r} both name "
+                                                   f"{tree.hand_labels[q][k]} at {label!r}; name each hand once "
+                                                   f"(an exact combo may override a class)")
+                            by_class[k] = (hand, probs)
+                        continue
                 if i is None or not held[i]:
                     raise ZerosumError(f"{source}: {hand!r} is not a hand of player {q}'s range at {label!r} "
-                                       f"(hands look like {tree.hand_labels[q][int(np.argmax(held))]!r}, or \"*\" for all)")
+                                       f"(hands look like {tree.hand_labels[q][int(np.argmax(held))]!r} or classes like "
+                                       f"'99', 'AKs', 'QQ+', or \"*\" for all)")
                 table[i] = probs
+            for k, (_, probs) in by_class.items():  # an exact combo overrides its class
+                table.setdefault(k, probs)
             if "*" in hands:
                 star = self._probs(hands["*"], na, label, "*", tree.action_labels[node], source)
                 for i in np.flatnonzero(held):
@@ -181,6 +198,41 @@ class NodeLocks:
         probs[self.player] = probs[self.player].copy()
         probs[self.player][self.slots] = self.values
         return PublicPolicy(policy.tree, probs)
+
+
+def _range_hands(tree: PublicTree, q: int, text, hand_index: dict, held: np.ndarray) -> list[int] | None:
+    """The indices of player q's held hands that range notation ``text`` names (``"99"``, ``"AKs"``,
+    ``"AK"``, ``"QQ+"``, ``"JJ-88"``, comma-separated: :func:`zerosum.poker.ranges.parse_range`
+    without weights), or None where the tree has no card hands or ``text`` is not range notation."""
+    from ..poker.cards import cards_str, hole_pairs
+    from ..poker.ranges import _COMBO, parse_range
+
+    if not isinstance(text, str) or ":" in text or _COMBO.match(text.strip()) or tree.hand_cards(q) is None:
+        return None  # an exact combo ("KcQc") is looked up as it is
+    try:
+        weights = parse_range(text)
+    except ZerosumError:
+        return None
+    pairs = hole_pairs()
+    out = []
+    for k in np.flatnonzero(weights > 0):
+        c0, c1 = (int(c) for c in pairs[k])
+        i = hand_index.get(cards_str((c1, c0)), hand_index.get(cards_str((c0, c1))))
+        if i is not None and held[i]:
+            out.append(int(i))
+    return out
+
+
+def _range_examples(tree: PublicTree, q: int, held: np.ndarray) -> str:
+    """A few hand classes of player q's range (``'AKs', 'QQ', 'T9s'``) for a refusal."""
+    from .analysis import hand_class
+
+    seen = []
+    for i in np.flatnonzero(held):
+        c = hand_class(tree.hand_labels[q][int(i)])
+        if c not in seen:
+            seen.append(c)
+    return ", ".join(repr(c) for c in seen[:4]) + (" ..." if len(seen) > 4 else "")
 
 
 def load_locks(tree: PublicTree, path) -> NodeLocks:
