@@ -389,10 +389,53 @@ def node_report_public(game, policy_file, label: str) -> dict:
 TOP_HANDS = 16
 
 
+def action_name(label: str, actions) -> str:
+    """A poker action label in words: ``c`` check (call where ``f`` is an option), ``f`` fold,
+    ``b120`` bet 120, ``r300`` raise to 300, ``a`` all-in; any other label as it is."""
+    if label == "c":
+        return "call" if "f" in actions else "check"
+    if label == "f":
+        return "fold"
+    if label == "a":
+        return "all-in"
+    if len(label) > 1 and label[1:].replace(".", "", 1).isdigit():
+        if label[0] == "b":
+            return f"bet {label[1:]}"
+        if label[0] == "r":
+            return f"raise to {label[1:]}"
+    return label
+
+
+def _seat(report: dict, p: int) -> str:
+    """``player 0 (OOP)`` on hold'em (player 0 acts first on every street), ``player 0`` otherwise."""
+    return f"player {p} ({'OOP' if p == 0 else 'IP'})" if "board" in report else f"player {p}"
+
+
+def range_mix_line(report: dict) -> str | None:
+    """``player 0 (OOP) to act, the range: check 93.1 %, bet 120 6.9 %`` (each action's frequency
+    over the acting range, ``action_mix``), or None where nobody acts."""
+    entry = next((e for e in report["players"] if "action_mix" in e), None)
+    if entry is None:
+        return None
+    actions = report["actions"]
+    parts = [f"{action_name(a, actions)} {100 * (x or 0.0):.1f} %" for a, x in zip(actions, entry["action_mix"])]
+    return f"{_seat(report, entry['player'])} to act, the range: {', '.join(parts)}"
+
+
+def likely_order(entry: dict) -> list[int]:
+    """The hands of ``entry`` most likely first: by reach (the range at the node: range weight x the
+    player's own probability of getting there, as solvers draw it), ties (a root's uniform range)
+    strongest first, as ``solve`` lists them."""
+    reach = entry.get("reach") or [0.0] * len(entry["hands"])
+    return sorted(range(len(entry["hands"])),
+                  key=lambda i: (-round(reach[i] or 0.0, 9), _hand_order(entry["hands"][i])))
+
+
 def node_report_lines(report: dict) -> list[str]:
-    """The text of ``evaluate --node``: per player the most likely hands (weight, EV, equity, and
-    the strategy where that player acts), the categories, and for the acting player the 13x13
-    grid of the range at the node (percent of the weight in each class)."""
+    """The text of ``evaluate --node``: the acting range's action mix; per player the most likely
+    hands (reach, weight, EV, equity, and the strategy where that player acts), the categories (with
+    the strategy), and for the acting player the 13x13 grid of the range at the node (percent of the
+    weight in each class) and one grid per action (percent of each class taking it)."""
     def num(x, fmt):
         return "-" if x is None else format(x, fmt)
 
@@ -401,18 +444,21 @@ def node_report_lines(report: dict) -> list[str]:
              f"{' '.join(actions)}" if report["player"] is not None else "") + ")"
              + (f", board {report['board']}" if "board" in report else "")
              + f", reached with probability {report['reach_probability']:.6f}"]
+    mix = range_mix_line(report)
+    if mix:
+        lines.append(mix)
     for entry in report["players"]:
         acting = "strategy" in entry
-        lines.append(f"player {entry['player']}: {len(entry['hands'])} hands; weight = P(hand | node), EV in chips "
-                     f"(net), equity vs the other range here")
-        head = f"  {'hand':<6} {'weight':>8} {'EV':>9} {'equity':>7}"
+        lines.append(f"player {entry['player']}: {len(entry['hands'])} hands, most likely first (reach); weight = "
+                     f"P(hand | node), EV in net chips, equity vs the other range")
+        head = f"  {'hand':<6} {'reach':>7} {'weight':>8} {'EV':>9} {'equity':>7}"
         if acting:
             head += "".join(f" {a:>6}" for a in actions)
         lines.append(head)
-        order = sorted(range(len(entry["hands"])), key=lambda i: -(entry["weight"][i] or 0.0))[:TOP_HANDS]
-        for i in order:
+        for i in likely_order(entry)[:TOP_HANDS]:
             eq = entry.get("equity", [None] * len(entry["hands"]))[i]
-            row = f"  {entry['hands'][i]:<6} {entry['weight'][i]:8.4f} {num(entry['ev'][i], '9.3f')} {num(eq, '7.3f')}"
+            row = (f"  {entry['hands'][i]:<6} {num(entry['reach'][i], '7.4f')} {entry['weight'][i]:8.4f} "
+                   f"{num(entry['ev'][i], '9.3f')} {num(eq, '7.3f')}")
             if acting:
                 row += "".join(f" {num(entry['strategy'][a][i], '6.3f')}" for a in range(len(actions)))
             lines.append(row)
@@ -420,22 +466,44 @@ def node_report_lines(report: dict) -> list[str]:
             lines.append(f"  ... {len(entry['hands']) - TOP_HANDS} more (--json lists every hand)")
         cats = entry.get("categories")
         if cats:
-            lines.append(f"  {'category':<15} {'combos':>6} {'weight':>8} {'EV':>9} {'equity':>7}")
+            head = f"  {'category':<15} {'combos':>6} {'weight':>8} {'EV':>9} {'equity':>7}"
+            if acting and "strategy" in cats:
+                head += "".join(f" {a:>6}" for a in actions)
+            lines.append(head)
             for k, name in enumerate(cats["names"]):
                 if cats["combos"][k]:
-                    lines.append(f"  {name:<15} {cats['combos'][k]:6.0f} {cats['weight'][k]:8.4f} "
-                                 f"{num(cats['ev'][k], '9.3f')} {num(cats.get('equity', [None] * 14)[k], '7.3f')}")
+                    row = (f"  {name:<15} {cats['combos'][k]:6.0f} {cats['weight'][k]:8.4f} "
+                           f"{num(cats['ev'][k], '9.3f')} {num(cats.get('equity', [None] * 14)[k], '7.3f')}")
+                    if acting and "strategy" in cats:
+                        row += "".join(f" {num(cats['strategy'][a][k], '6.3f')}" for a in range(len(actions)))
+                    lines.append(row)
         grid = entry.get("grid")
         if grid and (acting or report["player"] is None):
             lines.append("  the range here by class (percent of the weight; '.' none held):")
-            for r in range(13):
-                cells = []
-                for c in range(13):
-                    k = 13 * r + c
-                    cells.append(f"{grid['classes'][k]:>3}{100 * grid['weight'][k]:4.0f}" if grid["combos"][k]
-                                 else f"{grid['classes'][k]:>3}   .")
-                lines.append("  " + " ".join(cells))
+            lines.extend(_grid_lines(grid, grid["weight"]))
+            for a, name in enumerate(actions if acting and "strategy" in grid else ()):
+                lines.append(f"  {name} ({action_name(name, actions)}) by class (percent of the class's weight "
+                             f"taking it; '.' none held):")
+                lines.extend(_grid_lines(grid, grid["strategy"][a]))
     return lines
+
+
+def _grid_lines(grid: dict, values) -> list[str]:
+    """13 rows of the 13x13 grid, each cell its class and ``values`` in percent ('.' none held,
+    '-' held without weight here)."""
+    out = []
+    for r in range(13):
+        cells = []
+        for c in range(13):
+            k = 13 * r + c
+            if not grid["combos"][k]:
+                cells.append(f"{grid['classes'][k]:>3}   .")
+            elif values[k] is None:
+                cells.append(f"{grid['classes'][k]:>3}   -")
+            else:
+                cells.append(f"{grid['classes'][k]:>3}{100 * values[k]:4.0f}")
+        out.append("  " + " ".join(cells))
+    return out
 
 
 def is_public_policy_file(path) -> bool:

@@ -21,7 +21,9 @@ profile's behavioral strategies, e.g. a solver's average policy):
 * ``equity[i]`` = P(win) + P(tie) / 2 at showdown against o's hands weighted by reach_o at n
   (card removal included), over all the cards still to come, ignoring any further betting (as
   poker solvers define it); NaN where no opponent hand is compatible;
-* ``strategy[a, i]`` (the player to act only): the profile's probability of action a.
+* ``strategy[a, i]`` (the player to act only): the profile's probability of action a;
+* ``action_mix[a]`` (the player to act only) = sum_i weight[i] strategy[a, i]: how often the
+  range takes action a at n (what solvers show as the range's strategy, "checks 93 %").
 
 The values come from one NumPy pass over the subtree of n (:func:`node_values`): reach vectors
 down, terminal values batched per board (one matrix product per board: on the limit turn
@@ -479,6 +481,9 @@ def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool
                  "probability": prob[held], "weight": weight[held], "ev": ev[held]}
         if kind == DECISION and int(tree.player[node]) == p:
             entry["strategy"] = policy.table(node)[:, held]
+            # the range's action frequencies: each action's probability averaged over the hands with
+            # weight = P(hand | node) (reach, card removal and the opponent's reach included)
+            entry["action_mix"] = entry["strategy"] @ entry["weight"]
         cards = tree.hand_cards(p)
         if cards is not None and board is not None:
             if with_equity:
