@@ -11,9 +11,10 @@ reports players study (docs/batch.md).
 * :mod:`.report` -- reading a results folder (:func:`read_results`), the weighted aggregate
   (:func:`aggregate`), its table as CSV and its plot.
 
-May import: numpy, matplotlib (in the plot only), Ray (inside functions, through
-:mod:`zerosum.distributed`), :mod:`zerosum.poker`, :mod:`zerosum.public_tree`,
-:mod:`zerosum.games`, :mod:`zerosum.distributed`, :mod:`zerosum.errors`.  Never the command line
+May import: numpy, matplotlib (in the plot only, through :mod:`zerosum.plots`), Ray (inside
+functions, through :mod:`zerosum.distributed`), :mod:`zerosum.poker`, :mod:`zerosum.public_tree`
+(its public functions: the tree builder, the solver, hand classes), :mod:`zerosum.games`,
+:mod:`zerosum.distributed`, :mod:`zerosum.plots`, :mod:`zerosum.errors`.  Never the command line
 (:mod:`zerosum.cli.batch` calls this).
 """
 

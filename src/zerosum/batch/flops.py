@@ -23,6 +23,7 @@ Flop sets (:func:`flop_set`), each a list of :class:`FlopClass` with the weight 
 * a texture filter: ``monotone``, ``two-tone``, ``rainbow``, ``paired`` (trips included),
   ``unpaired``, ``trips``, ``connected``, ``disconnected``, ``high:A`` (``high:T`` ...), several
   joined by ``+`` for their intersection (``two-tone+connected``); each class with its weight;
+* flops named in the set: ``Qs7h2d,Th9h8c`` (each with its class's weight);
 * a file: one flop a line (any suits: the flop is mapped to its class), an optional weight after
   it (default: the class's weight), ``#`` starts a comment; two lines of the same class are refused.
 """
@@ -240,7 +241,7 @@ def read_flop_file(path: str) -> list[FlopClass]:
 
 def flop_set(spec: str) -> list[FlopClass]:
     """The flop set named by ``spec`` (see the module docstring): ``all``, ``random:N[:SEED]``, a
-    file of flops (a path that exists) or a texture filter."""
+    file of flops (a path that exists), flops joined by commas, or a texture filter."""
     text = str(spec).strip()
     if text.lower() == "all":
         return flop_classes()
@@ -256,4 +257,19 @@ def flop_set(spec: str) -> list[FlopClass]:
         return random_subset(n, seed)
     if os.path.exists(text):
         return read_flop_file(text)
+    flops = [w.strip() for w in text.split(",") if w.strip()]
+    if flops and all(_is_flop(w) for w in flops):
+        counts = {c.flop: c.count for c in _classes()}
+        listed = {canonical(w): None for w in flops}
+        if len(listed) < len(flops):
+            raise ZerosumError(f"{spec!r} lists one flop twice (suits permuted)")
+        return [FlopClass(f, counts[f], float(counts[f])) for f in listed]
     return by_texture(text)
+
+
+def _is_flop(text: str) -> bool:
+    try:
+        cards = parse_cards(text)
+    except ZerosumError:
+        return False
+    return len(cards) == 3 and len(set(cards)) == 3

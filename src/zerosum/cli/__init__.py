@@ -7,6 +7,7 @@ their own modules and load on first use, so ``zerosum --help`` stays fast:
 * :mod:`.experiment` -- ``zerosum experiment NAME``;
 * :mod:`.perfect`, :mod:`.connect4` -- ``search``, ``play``, ``tournament``, ``analyze``;
 * :mod:`.serve` -- ``serve``, the local web app (:mod:`zerosum.web`);
+* :mod:`.batch` -- ``batch`` and ``report``, a spot template on many flops (:mod:`zerosum.batch`);
 * :mod:`.common` -- parsing ``--param``, JSON output, state files, and how progress is shown
   (the reporter of :mod:`zerosum.progress` installed for every command).
 
@@ -34,6 +35,9 @@ COMMANDS = {
     "tournament": "perfect:tournament",
     "search": "perfect:search",
     "serve": "serve:serve",
+    "warm-up": "warmup:warm_up",
+    "batch": "batch:batch",
+    "report": "batch:report",
 }
 
 
@@ -150,4 +154,7 @@ def main():  # console-script entry point
     os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # before NumPy loads (commands import it lazily)
     if "numba" not in sys.modules:
         sys.meta_path.insert(0, _BlasCheckFirst())
+    from .compiling import install
+
+    install()  # one stderr line when this run compiles Numba's kernels (a cold cache)
     cli()

@@ -1,0 +1,282 @@
+"""One spot template solved on every flop of a set: each flop to a target in % of the pot, each
+result written at once to a results folder.
+
+A *template* is a hold'em spot file (:mod:`zerosum.poker.spots`) whose board is replaced by each
+flop (a spot without ``board``, or with a flop of 3 cards; a turn or river board is refused: a
+batch varies the flop).  :func:`solve_flop` runs what ``zerosum solve holdem --spot FILE
+--target-nashconv X --checkpoints 10,20,...`` runs on that flop: the public tree with suit
+isomorphism, DCFR, the tree's default dtype, a check of the average's NashConv every
+``check_every`` iterations and a stop at the first check where exploitability (NashConv / 2) is
+at most ``target`` % of the starting pot (or at ``max_iterations``); so the value, NashConv and
+iterations are that command's.
+
+:func:`run_batch` solves the flops of a set in a plain loop (one worker, no Ray) or as Ray tasks
+(one CPU each, at most ``workers`` in flight; ``ray="auto"`` a local instance, ``HOST:PORT`` a
+cluster), and writes each finished flop to ``FOLDER/FLOP.json`` atomically as it arrives (the
+fields are in docs/batch.md).  A flop whose file exists with the template's hash (the template's
+spot less its board, the target and the solver settings) is not solved again, so a batch that
+was stopped (Ctrl-C, a lost worker, a killed driver) resumes where it stopped and loses at most
+the flops in flight.  ``FOLDER/batch.json`` holds the template, its hash and the flop set.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ZerosumError
+from .flops import FlopClass, canonical, flop_set, texture
+
+FORMAT = "zerosum.batch-flop"
+VERSION = 1
+MANIFEST = "batch.json"
+#: the solver a batch runs (zerosum solve holdem's default) and how often it checks the target
+ALGORITHM, CHECK_EVERY, MAX_ITERATIONS = "dcfr", 10, 1000
+
+
+def load_template(template) -> dict:
+    """The template's spot (a dict as read from JSON) from a path or a dict; its board, if any, must be
+    a flop (the batch replaces it); checked by reading it on a placeholder flop."""
+    from ..poker.spots import spot_params
+
+    if isinstance(template, (str, os.PathLike)):
+        try:
+            spot = json.loads(Path(template).read_text(encoding="utf-8"))
+        except OSError as e:
+            raise ZerosumError(f"cannot read spot file {str(template)!r}: {e.strerror or e}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ZerosumError(f"spot file {str(template)!r} is not JSON: {e}") from None
+        where = str(template)
+    else:
+        spot, where = dict(template), "template"
+    if not isinstance(spot, dict):
+        raise ZerosumError(f"{where}: a spot is a JSON object")
+    board = str(spot.get("board", "") or "").replace(" ", "")
+    if len(board) not in (0, 6):
+        raise ZerosumError(f"{where}: a batch replaces the spot's flop, so its board is a flop (3 cards) or "
+                           f"absent, got {board!r}")
+    spot_params({**spot, "board": "AsKhQd"}, where)  # the fields checked before any work
+    spot.pop("board", None)
+    return spot
+
+
+def template_hash(spot: dict, target: float, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
+                  max_iterations: int = MAX_ITERATIONS) -> str:
+    """What a result depends on: the spot less its board and text fields, the target, the solver."""
+    solved = {k: v for k, v in spot.items() if k not in ("board", "name", "notes") and not k.endswith("_note")}
+    key = {"spot": solved, "target": float(target), "algorithm": algorithm, "check_every": int(check_every),
+           "max_iterations": int(max_iterations), "version": VERSION}
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def parse_target(target) -> float:
+    """``"0.5%"``, ``"0.5"`` or 0.5: the target exploitability in % of the starting pot."""
+    text = str(target).strip().removesuffix("%").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        raise ZerosumError(f"the target is a percentage of the pot such as 0.5%, got {target!r}") from None
+    if not value > 0:
+        raise ZerosumError(f"the target must be above 0 % of the pot, got {target!r}")
+    return value
+
+
+def _root_report(tree, policy) -> dict:
+    """Player 0's root: each action's frequency (the hands weighted by P(hand) = range x the
+    opponent's range that shares no card with it), and the same by 13x13 class."""
+    from ..public_tree.analysis import hand_class
+
+    table = np.asarray(policy.table(0), dtype=np.float64)  # [actions x hands]
+    r0, r1 = (np.asarray(tree.ranges[p], dtype=np.float64) for p in (0, 1))
+    c0, c1 = tree.hand_cards(0), tree.hand_cards(1)
+    share = ((c0[:, None, 0] == c1[None, :, 0]) | (c0[:, None, 0] == c1[None, :, 1]) |
+             (c0[:, None, 1] == c1[None, :, 0]) | (c0[:, None, 1] == c1[None, :, 1]))
+    prob = r0 * ((~share).astype(np.float64) @ r1)
+    prob = prob / prob.sum()
+    actions = list(tree.action_labels[0])
+    freq = table @ prob
+    classes: dict[str, dict] = {}
+    for i in np.flatnonzero(prob > 0):
+        name = hand_class(tree.hand_labels[0][i])
+        entry = classes.setdefault(name, {"weight": 0.0, "sums": np.zeros(len(actions))})
+        entry["weight"] += float(prob[i])
+        entry["sums"] += table[:, i] * prob[i]
+    by_class = {name: {"weight": e["weight"], "frequencies": dict(zip(actions, (e["sums"] / e["weight"]).tolist()))}
+                for name, e in classes.items()}
+    return {"actions": actions, "frequencies": dict(zip(actions, freq.tolist())), "classes": by_class}
+
+
+def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
+               max_iterations: int = MAX_ITERATIONS) -> dict:
+    """The template ``spot`` solved on ``flop`` to ``target`` % of the pot (see the module
+    docstring); the result dict written to the results folder, less the set's ``weight``."""
+    from ..games import load_game
+    from ..poker.spots import spot_params
+    from ..public_tree.holdem_build import holdem_public_tree
+    from ..public_tree.solver import default_dtype, public_solver
+
+    t0 = time.perf_counter()
+    game = load_game("holdem", **spot_params({**spot, "board": flop}))
+    # the tree zerosum solve holdem builds (suit isomorphism on), without the cache of built trees:
+    # a batch builds one tree per flop
+    tree = holdem_public_tree(game, isomorphism=True)
+    t1 = time.perf_counter()
+    solver = public_solver(algorithm, tree, default_dtype(tree))
+    goal = 2 * target / 100 * tree.pot  # NashConv = 2 x exploitability
+
+    def stop(row=None):
+        return "target" if row is not None and row["nash_conv_average"] <= goal else None
+
+    marks = list(range(check_every, max_iterations + 1, check_every))
+    rows = solver.run(max_iterations, marks, stop=stop)
+    t2 = time.perf_counter()
+    root = _root_report(tree, solver.average_policy())
+    last = rows[-1]
+    t3 = time.perf_counter()
+    return {"format": FORMAT, "version": VERSION, "flop": canonical(flop), "board": flop,
+            "count": _count(canonical(flop)), "texture": texture(flop), "player": 0,
+            "actions": root["actions"], "frequencies": root["frequencies"],
+            "ev": last["value_average"], "value": last["value_average"], "pot": tree.pot,
+            "nash_conv": last["nash_conv_average"], "exploitability": last["nash_conv_average"] / 2,
+            "exploitability_pct": 100 * last["nash_conv_average"] / 2 / tree.pot, "target_pct": target,
+            "reached": last["nash_conv_average"] <= goal, "iterations": solver.iteration, "algorithm": algorithm,
+            "dtype": solver.dtype, "public_nodes": tree.n_nodes,
+            "seconds": {"build": t1 - t0, "solve": t2 - t1, "report": t3 - t2, "total": t3 - t0},
+            "classes": root["classes"]}
+
+
+def _count(flop: str) -> int:
+    from .flops import _classes
+
+    return next(c.count for c in _classes() if c.flop == flop)
+
+
+def _write(path: Path, result: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def done_flops(folder, digest: str) -> dict[str, dict]:
+    """The results in ``folder`` solved with the template of hash ``digest``, by flop."""
+    out = {}
+    for path in sorted(Path(folder).glob("*.json")):
+        if path.name == MANIFEST:
+            continue
+        try:
+            result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            continue  # a broken file (never written whole) is solved again
+        if isinstance(result, dict) and result.get("format") == FORMAT and result.get("template_hash") == digest:
+            out[result["flop"]] = result
+    return out
+
+
+def run_batch(template, flops, target, out, workers: int | None = None, ray: str | None = None,
+              limit: int | None = None, progress=None, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
+              max_iterations: int = MAX_ITERATIONS) -> dict:
+    """Solve ``template`` (a spot file or dict) on every flop of ``flops`` (a set's name, see
+    :func:`~zerosum.batch.flops.flop_set`, or a list of :class:`FlopClass`) to ``target`` (% of
+    the pot: ``0.5`` or ``"0.5%"``), writing each result to the folder ``out``.
+
+    ``workers=1`` without ``ray``: a plain loop in this process; otherwise Ray tasks (``ray``
+    None means a local instance, ``"auto"``; ``workers`` None: the cluster's CPUs).  Flops already
+    in ``out`` with this template's hash are skipped; ``limit`` solves at most that many this time.
+    ``progress(event)`` is called after each flop with ``done``, ``total``, ``flop``, ``seconds``
+    (elapsed) and ``eta`` (seconds, None before the first).  Returns the summary (docs/batch.md)."""
+    from ..distributed.ray_runtime import check_workers
+
+    check_workers(workers)
+    spot = load_template(template)
+    target = parse_target(target)
+    chosen = flop_set(flops) if isinstance(flops, str) else list(flops)
+    if not chosen or not all(isinstance(c, FlopClass) for c in chosen):
+        raise ZerosumError("flops: a flop set's name or a list of FlopClass")
+    if limit is not None and limit < 0:
+        raise ZerosumError(f"the limit must be at least 0, got {limit}")
+    digest = template_hash(spot, target, algorithm, check_every, max_iterations)
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ZerosumError(f"cannot create the results folder {str(folder)!r}: {e.strerror or e}") from None
+    weights = {c.flop: c.weight for c in chosen}
+    manifest = {"format": "zerosum.batch", "version": VERSION, "template": spot, "template_hash": digest,
+                "target_pct": target, "algorithm": algorithm, "check_every": check_every,
+                "max_iterations": max_iterations, "flops": flops if isinstance(flops, str) else "list",
+                "weights": weights}
+    _write(folder / MANIFEST, manifest)
+    done = done_flops(folder, digest)
+    for flop, result in done.items():  # the set gives the weight: a file kept from another set takes this one's
+        if flop in weights and result.get("weight") != weights[flop]:
+            _write(folder / f"{flop}.json", {**result, "weight": weights[flop]})
+    todo = [c.flop for c in chosen if c.flop not in done]
+    if limit is not None:
+        todo = todo[:limit]
+    t0 = time.perf_counter()
+    state = {"solved": 0, "first": None}
+
+    def finish(result: dict) -> None:
+        result.update(weight=weights[result["flop"]], template_hash=digest)
+        _write(folder / f"{result['flop']}.json", result)
+        state["solved"] += 1
+        if progress is not None:
+            elapsed = time.perf_counter() - t0
+            left = len(todo) - state["solved"]
+            # the rate since the first flop came back (Ray's start-up and the first compiled calls
+            # are not the rate of the rest); from the first flop alone before
+            first = state["first"] = elapsed if state["first"] is None else state["first"]
+            rate = (elapsed - first) / (state["solved"] - 1) if state["solved"] > 1 else elapsed
+            progress({"done": state["solved"], "total": len(todo), "flop": result["flop"], "seconds": elapsed,
+                      "eta": rate * left,
+                      "exploitability_pct": result["exploitability_pct"], "iterations": result["iterations"]})
+
+    args = (target, algorithm, check_every, max_iterations)
+    use_ray = ray is not None or workers != 1
+    n_workers = 1
+    if not use_ray:
+        for flop in todo:
+            finish(solve_flop(spot, flop, *args))
+    elif todo:
+        n_workers = _run_on_ray(spot, todo, args, ray or "auto", workers, finish)
+    elapsed = time.perf_counter() - t0
+    return {"folder": str(folder), "template_hash": digest, "target_pct": target, "flops": len(chosen),
+            "already_done": len(set(weights) & set(done)),
+            "solved": state["solved"], "left": len(chosen) - len(done) - state["solved"],
+            "seconds": elapsed, "flops_per_hour": 3600 * state["solved"] / elapsed if state["solved"] else None,
+            "workers": n_workers, "ray": use_ray}
+
+
+def _run_on_ray(spot, todo, args, address, workers, finish) -> int:
+    """Each flop a Ray task of one CPU, at most the workers' count in flight; ``finish`` each result
+    as it comes (so a lost worker loses only its flop in flight)."""
+    from ..distributed.ray_runtime import import_ray, start
+
+    n = start(address, workers)
+    rt = import_ray()
+    task = rt.remote(num_cpus=1)(solve_flop)
+    spot_ref = rt.put(spot)
+    pending, next_flop = {}, 0
+    try:
+        while next_flop < len(todo) or pending:
+            while next_flop < len(todo) and len(pending) < n:
+                pending[task.remote(spot_ref, todo[next_flop], *args)] = todo[next_flop]
+                next_flop += 1
+            ready, _ = rt.wait(list(pending), num_returns=1)
+            for ref in ready:
+                flop = pending.pop(ref)
+                try:
+                    result = rt.get(ref)
+                except Exception as exc:  # noqa: BLE001 (a task's error or a lost worker: one line)
+                    first = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+                    raise ZerosumError(f"flop {flop} failed on Ray: {first}") from None
+                finish(result)
+    finally:
+        for ref in pending:
+            rt.cancel(ref, force=True)
+    return n
