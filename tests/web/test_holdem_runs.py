@@ -221,6 +221,13 @@ def test_the_page_solves_a_pasted_spot_and_shows_percent_of_the_pot(live_server,
     assert plot.find_elements(By.CSS_SELECTOR, f"polyline.exploitability_pot_pct[data-run='{rid}']")
     assert plot.find_elements(By.CSS_SELECTOR, f"line.target[data-run='{rid}']")
     screenshot("solve-holdem")
+    # resume goes on past the target (the target dropped), to the run's iterations or a stop
+    done = server["iteration"]
+    row.find_element(By.CSS_SELECTOR, ".run-toggle").click()
+    wait_for(browser, lambda b: next(r for r in live_server_runs(live_server) if r["id"] == rid)["iteration"] > done + 10,
+             what="the resumed run to pass its target")
+    resumed = next(r for r in live_server_runs(live_server) if r["id"] == rid)
+    assert resumed["target_pot_fraction"] is None
     # a bad spot pasted: the server's one line in the message box, no run
     spot_box.clear()
     spot_box.send_keys('{"board": "Ks7d2c9h5s", "pot": 10}')

@@ -165,7 +165,9 @@
     try {
       if (what === "delete") await zs.api(`/api/runs/${run.id}`, { method: "DELETE" });
       else if (what === "resume") {
-        const more = run.iteration >= run.iterations ? { iterations: 2 * run.iterations } : undefined;
+        let more = run.iteration >= run.iterations ? { iterations: 2 * run.iterations } : undefined;
+        // a hold'em run that stopped at its target goes on past it: to its iterations, or a stop
+        if (run.stopped_by === "target") more = Object.assign(more || {}, { target_pot_fraction: null });
         await zs.api(`/api/runs/${run.id}/resume`, { method: "POST", body: more });
       } else await zs.api(`/api/runs/${run.id}/${what}`, { method: "POST" });
     } catch (e) { return; }
@@ -239,6 +241,7 @@
     row.error.hidden = !r.error;
     row.status.title = r.error || "";
     setText(row.toggle, isRunning(r) ? "stop" : "resume");
+    row.toggle.title = r.stopped_by === "target" ? "resume past the target (to its iterations, or a stop)" : "";
     row.toggle.disabled = r.status === "failed";
     row.explore.disabled = !r.iteration;
   }
