@@ -7,7 +7,8 @@ private hands (the poker family and hold'em subgames), its builders and its pass
 * the builders: :mod:`.build` (the poker family), :mod:`.holdem_build` (hold'em subgames),
   :mod:`.compile` (which games have the form, and the cache of built trees);
 * the passes: :mod:`.kernels` (the per-node and depth-first passes), :mod:`.shape_kernels` (the
-  shape-tree pass), :mod:`.passes` (their buffers and the Python side of each call);
+  shape-tree pass), :mod:`.passes` (their buffers and the Python side of each call), :mod:`.simd`
+  (the terminals' hand-written vector loops, their plain twins and the ``ZEROSUM_SIMD=0`` switch);
 * the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
   :mod:`.split` (the solver split at public chance over Ray workers), :mod:`.depth_limited` (the
@@ -18,9 +19,19 @@ private hands (the poker family and hold'em subgames), its builders and its pass
 * what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
   grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
 
-May import: numpy, numba (and its llvmlite, for a vector intrinsic in :mod:`.kernels`), :mod:`zerosum.core`,
+May import: numpy, numba (and its llvmlite, for the intrinsics of :mod:`.simd` and :mod:`.kernels`), :mod:`zerosum.core`,
 :mod:`zerosum.poker` (the rules it builds from), :mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
 :mod:`.split` only), :mod:`zerosum.deep` and :mod:`zerosum.learning` (JAX, in :mod:`.value_net`'s
 training only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
 """
 
+import os as _os
+
+if _os.environ.get("ZEROSUM_SIMD", "1").strip() in ("0", "false", "no", "off"):
+    # the plain twins of :mod:`.simd`: Numba's cache in a folder of its own, set before any kernel
+    # of this package is compiled (a cached kernel keeps the code of what it called)
+    import numba as _numba
+
+    from .simd import plain_cache_dir as _plain_cache_dir
+
+    _numba.config.CACHE_DIR = _plain_cache_dir()

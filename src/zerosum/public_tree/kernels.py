@@ -71,17 +71,15 @@ would not.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 from ..solvers.rules import regret_update
 from .arrays import DepthScratch
 from .form import CHANCE_NODE, DECISION, FOLD
+from .simd import abs_max, fold_values4, hand_values, lane_prefix, lane_sums4
 
 UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 
@@ -628,107 +626,6 @@ def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx):
         y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + same)
 
 
-@intrinsic
-def _lane_sums4(typingctx, sums, row_out, reach, r0, r1, r2, r3, idx, lo, count):
-    """Four sums at once (:func:`_fold_lanes`' loops): ``sums[row_out, 0:4]`` = the sums over
-    ``idx[lo]`` .. ``idx[lo + count - 1]`` of ``reach[r_k, idx[.]]`` in lane k, in one 4 x float64
-    vector; each lane adds in the same order, IEEE, so the same figures as four scalar sums.
-    ``reach``: C-contiguous rows."""
-    if not (isinstance(reach, types.Array) and reach.ndim == 2 and reach.layout == "C"):
-        return None
-    sig = types.void(sums, row_out, reach, r0, r1, r2, r3, idx, lo, count)
-
-    def codegen(context, builder, signature, args):
-        i64, _lanes, wide, _row = _vector_helpers(context, builder)
-        four = ir.VectorType(ir.DoubleType(), 4)
-        sa = context.make_array(signature.args[0])(context, builder, args[0])
-        ra = context.make_array(signature.args[2])(context, builder, args[2])
-        xa = context.make_array(signature.args[7])(context, builder, args[7])
-        lo_v, n_v = wide(args[8]), wide(args[9])
-        pitch = _pitch(context, builder, signature.args[2], ra)
-        bases = [builder.gep(ra.data, [builder.mul(wide(args[3 + k]), pitch)]) for k in range(4)]
-        zero = ir.Constant(four, [0.0] * 4)
-        acc = cgutils.alloca_once_value(builder, zero)
-        with cgutils.for_range(builder, n_v) as loop:
-            j = wide(builder.load(builder.gep(xa.data, [builder.add(lo_v, loop.index)])))
-            v = zero
-            for k in range(4):
-                x = builder.load(builder.gep(bases[k], [j]))
-                if x.type != ir.DoubleType():
-                    x = builder.fpext(x, ir.DoubleType())
-                v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), k))
-            builder.store(builder.fadd(builder.load(acc), v), acc)
-        at = builder.gep(sa.data, [builder.mul(wide(args[1]), ir.Constant(i64, 8))])
-        builder.store(builder.load(acc), builder.bitcast(at, four.as_pointer()), align=8)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _fold_values4(typingctx, sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3, lp, shift,
-                  n_o):
-    """:func:`_fold_lanes`' values loop, four lanes as one 4 x float64 vector: for g in ``g0`` ..
-    ``g1 - 1`` and h = ``qorder[g]``, lane k's ``out[o_k, h]`` = ``s_k * (t_k - C_k[c0] - C_k[c1] +
-    reach[r_k, shift + h])`` with the totals t in ``sums[0, 0:4]``, the scales s in ``sums[0, 4:8]``
-    and card c's sums C[c] in ``sums[1 + c, 0:4]`` (c0, c1: the cards of the shared list's hand
-    ``lp + h``; the reach term 0 where ``shift + h`` is outside 0 .. ``n_o - 1``, the opponent's
-    list); the scalar lanes' operations in their order, IEEE, so the same figures.  ``reach``,
-    ``out`` and ``cards``: C-contiguous rows."""
-    for a in (reach, out, cards):
-        if not (isinstance(a, types.Array) and a.ndim == 2 and a.layout == "C"):
-            return None
-    sig = types.void(sums, cards, qorder, g0, g1, reach, r0, r1, r2, r3, out, o0, o1, o2, o3, lp, shift, n_o)
-
-    def codegen(context, builder, signature, args):
-        i64, _lanes, wide, _row = _vector_helpers(context, builder)
-        four = ir.VectorType(ir.DoubleType(), 4)
-        sa = context.make_array(signature.args[0])(context, builder, args[0])
-        ka = context.make_array(signature.args[1])(context, builder, args[1])
-        qa = context.make_array(signature.args[2])(context, builder, args[2])
-        ra = context.make_array(signature.args[5])(context, builder, args[5])
-        oa = context.make_array(signature.args[10])(context, builder, args[10])
-        odt = context.get_data_type(signature.args[10].dtype)
-        eight = ir.Constant(i64, 8)
-
-        def quad(index):  # four float64 of sums from element index on
-            return builder.load(builder.bitcast(builder.gep(sa.data, [index]), four.as_pointer()), align=8)
-
-        t = quad(ir.Constant(i64, 0))
-        sc = quad(ir.Constant(i64, 4))
-        rp = _pitch(context, builder, signature.args[5], ra)
-        op = _pitch(context, builder, signature.args[10], oa)
-        ins = [builder.gep(ra.data, [builder.mul(wide(args[6 + k]), rp)]) for k in range(4)]
-        outs = [builder.gep(oa.data, [builder.mul(wide(args[11 + k]), op)]) for k in range(4)]
-        kp = _pitch(context, builder, signature.args[1], ka)
-        lp, shift, n_o = wide(args[15]), wide(args[16]), wide(args[17])
-        with cgutils.for_range(builder, wide(args[4]), start=wide(args[3])) as loop:
-            h = wide(builder.load(builder.gep(qa.data, [loop.index])))
-            kr = builder.mul(builder.add(lp, h), kp)
-            c0 = wide(builder.load(builder.gep(ka.data, [kr])))
-            c1 = wide(builder.load(builder.gep(ka.data, [builder.add(kr, ir.Constant(i64, 1))])))
-            u = quad(builder.mul(builder.add(c0, ir.Constant(i64, 1)), eight))
-            w = quad(builder.mul(builder.add(c1, ir.Constant(i64, 1)), eight))
-            twin = builder.add(shift, h)  # the same hand in the opponent's list, if there (unsigned: < 0 fails)
-            held = builder.icmp_unsigned("<", twin, n_o)
-            tr = builder.select(held, twin, ir.Constant(i64, 0))
-            x = ir.Constant(four, [0.0] * 4)
-            for k in range(4):
-                e = builder.load(builder.gep(ins[k], [tr]))
-                if e.type != ir.DoubleType():
-                    e = builder.fpext(e, ir.DoubleType())
-                e = builder.select(held, e, ir.Constant(ir.DoubleType(), 0.0))
-                x = builder.insert_element(x, e, ir.Constant(ir.IntType(32), k))
-            v = builder.fmul(sc, builder.fadd(builder.fsub(builder.fsub(t, u), w), x))
-            if odt != ir.DoubleType():
-                v = builder.fptrunc(v, ir.VectorType(odt, 4))
-            for k in range(4):
-                builder.store(builder.extract_element(v, ir.Constant(ir.IntType(32), k)), builder.gep(outs[k], [h]))
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
 @njit(cache=True, error_model="numpy")
 def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards, window):
     """Up to four folds of one board at once (``lanes[l0:l0 + k]``; past k the last one again, into
@@ -737,8 +634,8 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
     same order, from ``chand``), so the same figures, but with no stores in the sums' loops (the
     one-by-one fold adds each hand to two card sums in memory) and each index read once for the
     four.  The opponent's folds of a batch, which share no showdown's reach: limit turn Ks7d2c9h,
-    three a river.  Its loops are LLVM loops of 4-vectors (:func:`_lane_sums4`,
-    :func:`_fold_values4`), with the same figures as the scalar loops."""
+    three a river.  Its loops are LLVM loops of 4-vectors (:func:`~zerosum.public_tree.simd.lane_sums4`,
+    :func:`~zerosum.public_tree.simd.fold_values4`), with the same figures as the scalar loops."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     last = l0 + k - 1
@@ -760,129 +657,10 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
     e0 = 2 * o0
     for cc in range(52):  # card cc's sums in rows 1 + cc, columns 0-3
         f0 = cbase[b, o, cc]
-        _lane_sums4(sums, 1 + cc, reach, q0, q1, q2, q3, chand, e0 + f0 - cc, cbase[b, o, cc + 1] - 1 - f0)
-    _lane_sums4(sums, 0, reach, q0, q1, q2, q3, qorder, o0, o1 - o0)  # the totals, beside the scales
-    _fold_values4(sums, cards, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], reach, q0, q1, q2, q3, vals,
+        lane_sums4(sums, 1 + cc, reach, q0, q1, q2, q3, chand, e0 + f0 - cc, cbase[b, o, cc + 1] - 1 - f0)
+    lane_sums4(sums, 0, reach, q0, q1, q2, q3, qorder, o0, o1 - o0)  # the totals, beside the scales
+    fold_values4(sums, cards, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], reach, q0, q1, q2, q3, vals,
                   w0, w1, w2, w3, window[p, 0], window[p, 0] - window[o, 0], window[o, 1])
-
-
-def _vector_helpers(context, builder):
-    """What the two loop intrinsics share: the int64 type, the 8 x float64 vector type, widening
-    an integer to int64, and a row of eight float64 from element ``index`` of a pointer on."""
-    i64 = ir.IntType(64)
-    lanes = ir.VectorType(ir.DoubleType(), 8)
-
-    def wide(v):
-        return builder.sext(v, i64) if v.type.width < 64 else v
-
-    def row(ptr, index):
-        return builder.load(builder.bitcast(builder.gep(ptr, [index]), lanes.as_pointer()), align=8)
-
-    return i64, lanes, wide, row
-
-
-def _pitch(context, builder, ty, arr):
-    """Elements from one row of a 2-D array ``arr`` (of Numba type ``ty``) to the next."""
-    return builder.sdiv(builder.extract_value(arr.strides, 0),
-                        ir.Constant(ir.IntType(64), context.get_abi_sizeof(context.get_data_type(ty.dtype))))
-
-
-@intrinsic
-def _lane_prefix(typingctx, sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, idx, lo, count):
-    """Eight running sums at once (:func:`_showdown_lanes`' prefix loops): row ``row0`` of ``sums``
-    (float64 [., 8]) = 0, row ``row0 + 1 + i`` = the sums over ``idx[lo]`` .. ``idx[lo + i]`` of
-    ``reach[r_k, idx[.]]`` in lane k, for i < ``count``.  The eight sums live in one 8 x float64
-    vector (a vector phi once the accumulator's slot is promoted), one vector add and one vector
-    store a hand, where eight scalar lanes took eight adds and eight stores; each lane adds in the
-    same order, IEEE, so the same figures.  ``reach``: C-contiguous rows."""
-    if not (isinstance(reach, types.Array) and reach.ndim == 2 and reach.layout == "C"):
-        return None
-    sig = types.void(sums, row0, reach, r0, r1, r2, r3, r4, r5, r6, r7, idx, lo, count)
-
-    def codegen(context, builder, signature, args):
-        i64, lanes, wide, _row = _vector_helpers(context, builder)
-        sa = context.make_array(signature.args[0])(context, builder, args[0])
-        ra = context.make_array(signature.args[2])(context, builder, args[2])
-        xa = context.make_array(signature.args[11])(context, builder, args[11])
-        start, lo_v, n_v = wide(args[1]), wide(args[12]), wide(args[13])
-        pitch = _pitch(context, builder, signature.args[2], ra)
-        bases = [builder.gep(ra.data, [builder.mul(wide(args[3 + k]), pitch)]) for k in range(8)]
-        zero = ir.Constant(lanes, [0.0] * 8)
-        acc = cgutils.alloca_once_value(builder, zero)
-        eight = ir.Constant(i64, 8)
-
-        def put(r, v):
-            builder.store(v, builder.bitcast(builder.gep(sa.data, [builder.mul(r, eight)]), lanes.as_pointer()),
-                          align=8)
-
-        put(start, zero)
-        with cgutils.for_range(builder, n_v) as loop:
-            j = wide(builder.load(builder.gep(xa.data, [builder.add(lo_v, loop.index)])))
-            v = zero
-            for k in range(8):
-                x = builder.load(builder.gep(bases[k], [j]))
-                if x.type != ir.DoubleType():
-                    x = builder.fpext(x, ir.DoubleType())
-                v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), k))
-            a = builder.fadd(builder.load(acc), v)
-            builder.store(a, acc)
-            put(builder.add(start, builder.add(loop.index, ir.Constant(i64, 1))), a)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def _hand_values(typingctx, sums, pidx, qorder, g0, g1, total, scale, out, out_rows):
-    """Each of p's hands' values in eight showdowns (:func:`_showdown_lanes`' last loop), for g in
-    ``g0`` .. ``g1 - 1``, as LLVM vector operations: the hand's eight indices (``pidx[g]``, one
-    load), the eight rows ``sums[pidx[g, j]]`` (eight float64 lanes each, one load each), and
-    ``scale * ((S0 + S1 - total) - (S2 + S3 - S4) - (S5 + S6 - S7))`` with the lanes' ``total`` and
-    ``scale`` (8-vectors), lane k stored at ``out[out_rows[k], qorder[g]]`` (in out's dtype).  The
-    same operations in the same order as eight scalar lanes (IEEE, no fast-math), so the same
-    figures; Numba's loop vectorizer leaves the scalar form unvectorized (the lanes are unrolled
-    first, and its SLP vectorizer is off).  The whole loop is one intrinsic, so the lanes' totals,
-    scales and output rows are read once, not once a hand; with :func:`_lane_prefix` it makes
-    :func:`_showdown_lanes`."""
-    sig = types.void(sums, pidx, qorder, g0, g1, total, scale, out, out_rows)
-
-    def codegen(context, builder, signature, args):
-        i64, _lanes, wide, row = _vector_helpers(context, builder)
-        sa = context.make_array(signature.args[0])(context, builder, args[0])
-        pa = context.make_array(signature.args[1])(context, builder, args[1])
-        qa = context.make_array(signature.args[2])(context, builder, args[2])
-        ta = context.make_array(signature.args[5])(context, builder, args[5])
-        ca = context.make_array(signature.args[6])(context, builder, args[6])
-        oa = context.make_array(signature.args[7])(context, builder, args[7])
-        ra = context.make_array(signature.args[8])(context, builder, args[8])
-        odt = context.get_data_type(signature.args[7].dtype)
-        zero = ir.Constant(i64, 0)
-        eight = ir.Constant(i64, 8)
-        t = row(ta.data, zero)
-        c = row(ca.data, zero)
-        pitch = _pitch(context, builder, signature.args[7], oa)
-        outs = [builder.gep(oa.data, [builder.mul(wide(builder.load(builder.gep(ra.data, [ir.Constant(i64, k)]))),
-                                                  pitch)]) for k in range(8)]
-        pdt = context.get_data_type(signature.args[1].dtype)  # (int16: see terminals.showdown_prefix_arrays)
-        ivec = ir.VectorType(pdt, 8)
-        with cgutils.for_range(builder, wide(args[4]), start=wide(args[3])) as loop:
-            g = loop.index
-            idx = builder.load(builder.bitcast(builder.gep(pa.data, [builder.mul(g, eight)]), ivec.as_pointer()),
-                               align=pdt.width // 8)
-            r = [row(sa.data, builder.mul(wide(builder.extract_element(idx, ir.Constant(ir.IntType(32), j))), eight))
-                 for j in range(8)]
-            a = builder.fsub(builder.fadd(r[0], r[1]), t)
-            b = builder.fsub(builder.fadd(r[2], r[3]), r[4])
-            e = builder.fsub(builder.fadd(r[5], r[6]), r[7])
-            v = builder.fmul(c, builder.fsub(builder.fsub(a, b), e))
-            if odt != ir.DoubleType():
-                v = builder.fptrunc(v, ir.VectorType(odt, 8))
-            h = wide(builder.load(builder.gep(qa.data, [g])))
-            for k in range(8):
-                builder.store(builder.extract_element(v, ir.Constant(ir.IntType(32), k)), builder.gep(outs[k], [h]))
-        return context.get_dummy_value()
-
-    return sig, codegen
 
 
 @njit(cache=True, error_model="numpy")
@@ -891,7 +669,7 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     last one again, into padding rows): :func:`_showdown_prefix`'s sums and reads, each lane's in
     the same order (so the same figures), eight lanes a row of ``sums`` (float64 [., 8]; row 0
     holds the lanes' scales until the first prefix row is written).  The prefix loops and the
-    values loop are each one LLVM loop of 8-vectors (:func:`_lane_prefix`, :func:`_hand_values`),
+    values loop are each one LLVM loop of 8-vectors (:func:`~zerosum.public_tree.simd.lane_prefix`, :func:`~zerosum.public_tree.simd.hand_values`),
     with the same figures as one showdown at a time, in about half its time."""
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
@@ -926,12 +704,12 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     # the opponent's reach in strength order, and per card over the hands holding it
     q0, q1, q2, q3 = row[i0], row[i1], row[i2], row[i3]
     q4, q5, q6, q7 = row[i4], row[i5], row[i6], row[i7]
-    _lane_prefix(sums, pt, reach, q0, q1, q2, q3, q4, q5, q6, q7, qorder, o0, o1 - o0)
+    lane_prefix(sums, pt, reach, q0, q1, q2, q3, q4, q5, q6, q7, qorder, o0, o1 - o0)
     e0 = 2 * o0
     for cc in range(52):
         f0 = cbase[b, o, cc]
         f1 = cbase[b, o, cc + 1] - 1
-        _lane_prefix(sums, pc + f0, reach, q0, q1, q2, q3, q4, q5, q6, q7, chand, e0 + f0 - cc, f1 - f0)
+        lane_prefix(sums, pc + f0, reach, q0, q1, q2, q3, q4, q5, q6, q7, chand, e0 + f0 - cc, f1 - f0)
     yr = lanes[len(lanes) - 8:]  # the eight lanes' rows of vals (the last 8 entries of lanes)
     yr[0] = i0
     yr[1] = i1 if c0 + 1 <= last else pad + 1
@@ -945,7 +723,7 @@ def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qor
     te = sums[pt + o1 - o0]  # (the end of the prefix over the opponent's list)
     for k in range(8):
         tt[k] = te[k]
-    _hand_values(sums, pidx, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], tt, sums[0], vals, yr)
+    hand_values(sums, pidx, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], tt, sums[0], vals, yr)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -1277,51 +1055,13 @@ def _row_decoded_regrets(dst, blk, scale, v, n, pre, pos, neg, floor):
         dst[i] = 0.0 if (floor and y < 0.0) else y
 
 
-def block_abs_max(block, na, n):
-    """The largest magnitude in ``block[:na, :n]`` (a node's updated float32 rows), as a float."""
-    m = 0.0
-    for a in range(na):
-        for i in range(n):
-            m = max(m, abs(block[a, i]))
-    return m
-
-
-@overload(block_abs_max)
-def _block_abs_max(block, na, n):
-    """float32 rows: the largest of the magnitudes' bit patterns as int32 (non-negative IEEE floats
-    order as their bits do), a reduction LLVM vectorizes, where the float ``max`` (NaN-aware) stays
-    scalar; then the float from its bits, exactly."""
-    if block.dtype == types.float32:
-        def impl(block, na, n):
-            mb = 0
-            for a in range(na):
-                bits = block[a].view(np.int32)
-                for i in range(n):
-                    v = bits[i] & 0x7FFFFFFF
-                    mb = max(mb, v)
-            e = mb >> 23
-            mant = mb & 0x7FFFFF
-            if e == 0:  # zero or subnormal
-                return math.ldexp(float(mant), -149)
-            return math.ldexp(float(mant | 0x800000), e - 150)
-        return impl
-
-    def plain(block, na, n):
-        m = 0.0
-        for a in range(na):
-            for i in range(n):
-                m = max(m, abs(block[a, i]))
-        return m
-    return plain
-
-
 @njit(cache=True, inline="always", error_model="numpy")
 def _encode_node(codes, o, block, na, n, top):
     """Store a node's updated block (``block[a, i]``, float32) as integers in ``codes[o:o + na * n]``:
     the scale is the block's largest magnitude over ``top`` (32767 for the signed regrets, 65535
     for the average's sums), each entry its value over the scale rounded to the nearest integer
     (so it is off by at most half a scale).  Returns the scale (0 for an all-zero block)."""
-    m = block_abs_max(block, na, n)
+    m = abs_max(block, na, n)
     if m == 0.0:
         for j in range(na * n):
             codes[o + j] = 0
