@@ -134,7 +134,7 @@ def _start_in_page(browser, game, iterations, params=None):
 def test_a_failed_run_shows_its_error_in_the_list(live_server, browser, screenshot, monkeypatch):
     from selenium.webdriver.common.by import By
 
-    import zerosum.public_tree.holdem_build as holdem_build
+    from zerosum.public_tree import holdem_build
 
     # hold'em runs on the public tree now (the default ranges of this river solve: test_holdem_runs);
     # a failure while the tree is built, after the request was accepted, stands for one here
