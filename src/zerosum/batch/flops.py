@@ -59,6 +59,7 @@ class FlopClass:
 
     @property
     def texture(self) -> dict:
+        """The representative's textures (:func:`texture`)."""
         return texture(self.flop)
 
 
