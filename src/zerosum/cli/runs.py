@@ -120,32 +120,59 @@ def run_iterations(solver, iterations: int, marks, label: str, quiet: bool, curv
     return curve, rows, time.perf_counter() - t0
 
 
-#: runs expected to take longer than this say so on stderr once their rate is known
+#: runs expected to take longer than this say so on stderr once their rate is known (the
+#: environment's ``ZEROSUM_ESTIMATE_SECONDS`` overrides it: 0 always says it)
 LONG_RUN_SECONDS = 60
-#: the rate is measured over the first second at least: the first step alone (10 iterations up to
-#: the first checkpoint, with the start-up) made Leduc's 10,000,000 CFR+ iterations look like 9 h,
-#: not the 12 minutes they take
+#: the rate is measured over a second at least, from the end of the first step (10 or 50
+#: iterations: the kernels compiled or loaded there) and less any compiling after it (a
+#: checkpoint's first evaluation): with the first step in, a cold cache's 1-60 s of compiling
+#: counted as iterations (``make run``: "about 2 min" for a run of 1.3 s; postflop-solver's
+#: example turn: "about 34 min" for 53 s)
 ESTIMATE_AFTER_SECONDS = 1.0
 
 
+def long_run_seconds() -> float:
+    import os
+
+    try:
+        return float(os.environ.get("ZEROSUM_ESTIMATE_SECONDS", LONG_RUN_SECONDS))
+    except ValueError:
+        return LONG_RUN_SECONDS
+
+
 def _with_estimate(advance, total: int, t0: float):
-    """``advance`` that, once a second has passed, prints one stderr line with the expected duration
-    when it is past :data:`LONG_RUN_SECONDS` (never on stdout: --json stays one object)."""
+    """``advance`` that, once the iterations after the first step have run for a second (Numba's
+    compiles excluded: :func:`.compiling.compile_seconds`), prints one stderr line with the
+    expected duration of the ``total`` iterations when it is past :func:`long_run_seconds`
+    (never on stdout: --json stays one object).  ``t0``: when the run started (unused: the first
+    step, with the kernels' compile or load, is not timed)."""
     import click
 
-    done, decided = [0], [False]
+    from .compiling import compile_seconds
+
+    done = [0]
+    first = {}  # after the first step: its time, iterations and compile seconds so far
+    decided = [False]
 
     def wrapped(n=1):
         advance(n)
         done[0] += n
-        elapsed = time.perf_counter() - t0
-        if decided[0] or elapsed < ESTIMATE_AFTER_SECONDS:
+        if decided[0]:
+            return
+        now = time.perf_counter()
+        if not first:
+            first.update(at=now, done=done[0], compiled=compile_seconds())
+            return
+        elapsed = now - first["at"] - (compile_seconds() - first["compiled"])
+        timed = done[0] - first["done"]
+        if elapsed < ESTIMATE_AFTER_SECONDS or timed <= 0:
             return
         decided[0] = True
-        expected = elapsed * total / done[0]
-        if expected > LONG_RUN_SECONDS and total > done[0]:
-            click.echo(f"expected duration: about {_duration(expected)} for {total:,} iterations (from the "
-                       f"first {done[0]:,}); Ctrl-C stops early and keeps the results so far", err=True)
+        expected = elapsed * total / timed
+        if expected > long_run_seconds() and total > done[0]:
+            click.echo(f"expected duration: about {_duration(expected)} for {total:,} iterations (timed on "
+                       f"iterations {first['done'] + 1:,}-{done[0]:,}, compiling excluded); Ctrl-C stops early "
+                       f"and keeps the results so far", err=True)
     return wrapped
 
 

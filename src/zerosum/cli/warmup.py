@@ -1,0 +1,91 @@
+"""``zerosum warm-up``: compile and cache zerosum's Numba kernels for this machine now (``make``
+runs it once, after installing), so that the first real solve starts at once.
+
+It runs the real ``zerosum solve`` in this process, output discarded, on small games that take the
+paths a first solve takes: the history tree (Kuhn poker: CFR+ and MMD, ``make run``'s solver and
+a last-iterate one) and the public tree on hold'em spots (a river, a turn and a flop, with the
+default variant, DCFR, in float32 as real spots run).  Numba caches each kernel per argument
+types, not per game, so the small games compile what the big ones use.  Other variants
+(``--option dtype=int16``, ``threads=N``, a small spot's float64) compile on their first use,
+which says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import time
+
+import click
+
+#: hold'em trees past a size (every spot people solve) run in float32 (``FLOAT32_FROM`` of
+#: :mod:`zerosum.public_tree.solver`): the small spots below ask for it, so that they compile the
+#: kernels a real spot runs (Numba compiles per argument types: float64 would compile others)
+_F32 = ["--option", "dtype=float32"]
+#: (what, the ``zerosum`` arguments; ``{spot:NAME}`` is the path of :data:`SPOTS`' spot NAME)
+RUNS = (
+    ("the history tree: CFR+", ["solve", "kuhn", "-a", "cfr+", "-n", "20", "--json"]),
+    ("the history tree: MMD", ["solve", "kuhn", "-a", "mmd", "-n", "20", "--json"]),
+    ("the public tree: a hold'em river", ["solve", "holdem", "--spot", "{spot:river}", "-n", "3", *_F32, "--json"]),
+    ("the public tree: a hold'em turn", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "3", *_F32, "--json"]),
+    ("the public tree: a hold'em flop", ["solve", "holdem", "--spot", "{spot:flop}", "-n", "2", *_F32, "--json"]),
+)
+
+_STREET = {"bet": ["60%", "e", "a"], "raise": ["2.5x"]}
+_RIVER = {"bet": ["60%", "e", "a"], "raise": ["2.5x"], "donk": ["50%"]}
+#: small spots in the format of ``zerosum solve holdem --spot`` (docs/cli.md), with the example
+#: turn's bet sizes (postflop-solver's examples/basic.rs) and ranges small enough to solve at once
+SPOTS = {
+    "river": {"board": "Td9d6hQc2s", "pot": 200, "stack": 900,
+              "ranges": ["99+,AQs+,KQs,JTs,T9s,AQo+", "88+,ATs+,KTs+,QTs+,J9s+,T8s+,AJo+"],
+              "betting": "no-limit", "streets": {"river": _STREET}},
+    "turn": {"board": "Td9d6hQc", "pot": 200, "stack": 900,
+             "ranges": ["99+,AQs+,KQs,JTs,T9s,AQo+", "88+,ATs+,KTs+,QTs+,J9s+,T8s+,AJo+"],
+             "betting": "no-limit", "streets": {"turn": _STREET, "river": _RIVER}},
+    "flop": {"board": "QsJh2h", "pot": 100, "stack": 200,
+             "ranges": ["QQ+,AKs,QJs", "JJ,TT,AQs,KQs"],
+             "betting": "no-limit", "streets": {"flop": {"bet": ["50%"]}, "turn": {"bet": ["a"]},
+                                                 "river": {"bet": ["a"]}}},
+}
+
+
+@click.command("warm-up")
+def warm_up():
+    """Compile zerosum's kernels for this machine and cache them (about a minute on two cores;
+    nothing to do when they are cached already).
+
+    `make` runs it once after installing, so that a new clone's first hold'em solve starts at
+    once.  It solves small games through the real `zerosum solve` (output discarded): the history
+    tree (Kuhn: CFR+, MMD) and the public tree (hold'em river, turn and flop spots).  Numba keeps
+    the compiled kernels in __pycache__ next to the sources, or under NUMBA_CACHE_DIR if set.
+    """
+    from . import cli
+    from .compiling import _state, compile_seconds
+
+    _state["said"] = True  # this command says what it compiles itself
+    start, compiled = time.perf_counter(), compile_seconds()
+    click.echo("zerosum warm-up: compiling the kernels for this machine, once (about 1 min on two cores; "
+               "seconds when they are cached)", err=True)
+    with tempfile.TemporaryDirectory(prefix="zerosum-warm-up-") as folder:
+        paths = {}
+        for name, spot in SPOTS.items():
+            paths[name] = os.path.join(folder, f"{name}.json")
+            with open(paths[name], "w") as f:
+                json.dump({"name": f"warm-up-{name}", **spot}, f)
+        for what, args in RUNS:
+            args = [paths[a[len("{spot:"):-1]] if a.startswith("{spot:") else a for a in args]
+            t = time.perf_counter()
+            out, err = io.StringIO(), io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    cli.main(args, prog_name="zerosum", standalone_mode=False)
+            except Exception as e:  # noqa: BLE001 -- a failed warm-up leaves the first run to compile
+                message = str(e) or type(e).__name__
+                click.echo(f"  {what}: failed ({message}); its kernels compile on first use", err=True)
+                continue
+            click.echo(f"  {what}: {time.perf_counter() - t:.1f} s", err=True)
+    click.echo(f"kernels ready: {compile_seconds() - compiled:.1f} s compiling, {time.perf_counter() - start:.1f} s "
+               f"in all", err=True)
