@@ -35,6 +35,7 @@ COMMANDS = {
     "tournament": "perfect:tournament",
     "search": "perfect:search",
     "serve": "serve:serve",
+    "warm-up": "warmup:warm_up",
     "batch": "batch:batch",
     "report": "batch:report",
 }
@@ -153,4 +154,7 @@ def main():  # console-script entry point
     os.environ.setdefault("OPENBLAS_NUM_THREADS", BLAS_THREADS)  # before NumPy loads (commands import it lazily)
     if "numba" not in sys.modules:
         sys.meta_path.insert(0, _BlasCheckFirst())
+    from .compiling import install
+
+    install()  # one stderr line when this run compiles Numba's kernels (a cold cache)
     cli()
