@@ -1,6 +1,8 @@
 # `make run`: set everything up and solve Leduc hold'em with CFR+ (the main job).
 # `make test`: set everything up and run the test suite (two processes: pytest-xdist, a file per process).
 # `make docs`: set everything up and build the documentation site into site/ (notebooks executed).
+# Setting up ends with `zerosum warm-up`: Numba compiles the solvers' kernels for this machine once
+# (about a minute on two cores) and caches them, so that the first solve starts at once.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -12,6 +14,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[openspiel,test,dev,notebooks,docs,deep,ray,web]"
+	$(BIN)/zerosum warm-up || echo "zerosum warm-up failed: the kernels compile on their first use instead"
 	touch $(STAMP)
 
 run: $(STAMP)
