@@ -19,7 +19,7 @@ from zerosum.errors import ZerosumError
 from zerosum.games import load_game
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.solver import public_solver, public_solver_class
+from zerosum.public_tree.solver import public_solver
 
 TURN = {"board": "Ks7d2c9h", "range0": "AA,AK,QJs", "range1": "KK,T9s,AQ", "raises": 1}
 
@@ -87,9 +87,10 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
     from zerosum.public_tree.split import split_solver
 
     tree = trees[game]
-    # the per-node pass's float32 arithmetic, as the workers' (hold'em solves depth first by default,
-    # whose float32 regret matching divides in float32)
-    single = type("PerNode", (public_solver_class("dcfr", "float32"),), {"sweep_depth_first": False})(tree)
+    # the depth-first pass's float32 arithmetic (its regret matching divides in float32), split in
+    # two threads as the workers split it in processes
+    single = public_solver("dcfr", tree, dtype="float32", threads=2)
+    assert single.workspace.threads == 2 and not single.workspace.per_node
     expect = single.run(100, [10, 100])
     wide = public_solver("dcfr", tree).run(100, [100])[-1]
     split = split_solver("dcfr", tree, 2, checkpoint_every=50, dtype="float32")
@@ -159,7 +160,8 @@ def test_cli_ray_json_save_state_and_resume(ray_local, tmp_path):
 
 
 def test_cli_ray_float32(ray_local):
-    single = public_solver("cfr+", public_tree(load_game("poker", ranks=13, copies=4, raises=3)), dtype="float32")
+    single = public_solver("cfr+", public_tree(load_game("poker", ranks=13, copies=4, raises=3)), dtype="float32",
+                           threads=2)  # the depth-first pass split in threads, as the workers split it
     expect = single.run(10)[-1]["nash_conv_average"]
     r = _solve("-n", "10", "--ray", "auto", "--workers", "2", "--option", "dtype=float32")
     assert r.exit_code == 0, r.output

@@ -22,28 +22,28 @@ sum_i range_p(i) * value_root(i), p's expected payoff.
 The passes: :func:`walk` (UPDATE, BEST_RESPONSE, EXPECT; public chance sampling),
 :func:`best_response_and_value`, :func:`nash_conv_passes` (per node, breadth order) and
 :func:`walk_dfs` (depth first, predictive variants); the shape passes are in
-:mod:`zerosum.public_tree.shape_kernels`, the split trunk's in :mod:`zerosum.public_tree.split.trunk`.
+:mod:`zerosum.public_tree.shape_kernels`.  The Ray split runs :func:`dfs_from` as the threads do
+(the trunk with a cut on the driver, each subtree from its root in a worker).
 Every pass takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, the evaluator's
 data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's regret rule as a
 :class:`~zerosum.public_tree.arrays.Rule` and its scratch from the caller
 (:class:`~zerosum.public_tree.arrays.NodeScratch`, :class:`~zerosum.public_tree.arrays.DepthScratch`),
 so the four compile without reference counting (``_node_pass`` says why).  The shared
-pieces each calls, written once here (the shape passes and the trunk call them too):
+pieces each calls, written once here (the shape passes call them too):
 
 * regret matching, :func:`match` (a sum of positive parts to (denominator, uniform part)),
   :func:`share` and :func:`matched` (one entry's probability), :func:`denominators` (a node's
-  per hand): every pass, the shape passes' normalizations and the trunk's;
+  per hand): every pass and the shape passes' normalizations;
 * down: :func:`copy_down` (a child's reach is its parent's), :func:`reach_down` (times the
   strategy) and :func:`own_reach_down` (p's own reach, the average and the stored strategy on the
-  way): :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes`, ``trunk_down``;
+  way): :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes`;
 * terminals: :func:`leaf_values` (the poker family's :func:`rank_terminal` inlined, the other
-  evaluators' :func:`terminal` called): every per-node and depth-first pass and ``trunk_up``;
+  evaluators' :func:`terminal` called): every per-node and depth-first pass;
   the shape passes call :func:`terminal` per row and their own rank sweep over rows;
-* up: :func:`sum_rows` (a node's children's rows, or the workers' rows at the trunk's cut
-  leaves), :func:`max_children`, :func:`expect_children` (the mean under the strategy),
+* up: :func:`sum_rows` (a node's children's rows), :func:`max_children`, :func:`expect_children` (the mean under the strategy),
   :func:`mean_children` (under the strategy kept on the way down), :func:`regret_updates` and
-  :func:`root_value`: :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes` and
-  ``trunk_up``; :func:`walk_dfs` calls :func:`leaf_values` and :func:`root_value`, and runs its
+  :func:`root_value`: :func:`walk`, :func:`best_response_and_value` and :func:`nash_conv_passes`;
+  :func:`walk_dfs` calls :func:`leaf_values` and :func:`root_value`, and runs its
   loops over hands as the row helpers ``_row_*`` (regret matching, the average, the regret rule
   as selects on 1-D rows: vectorized, see there), summing its children as they finish.
 

@@ -1,7 +1,7 @@
 """The public-tree solver split at public chance: the trunk on the driver, subtrees in Ray actors.
 
 Modules: :mod:`.cut` (where the tree is cut, the pieces, the deal of subtrees to workers),
-:mod:`.trunk` (the driver's passes over the trunk), :mod:`.worker` (a Ray actor holding subtrees),
+:mod:`.worker` (a Ray actor holding subtrees),
 :mod:`.driver` (the solver: :class:`SplitDriver`, which takes a variant object of
 :mod:`zerosum.solvers.rules`, and :func:`split_solver`, which takes its name).  May import the
 public tree's form, kernels and solver, :mod:`zerosum.solvers` (the variants' rules) and
@@ -12,15 +12,19 @@ card; a flop subgame: the turn card; the poker family: the board card).  Every c
 chance node roots a *subtree*; subtrees are dealt to the workers (Ray actors) by size, and each
 actor holds its subtrees' regrets and average sums, never sent anywhere.  One pass for player p:
 
-1. the driver walks the trunk top-down (reach vectors; the average at p's trunk nodes),
+It is the threads' split of the one depth-first pass (:func:`zerosum.public_tree.kernels.dfs_from`
+with a cut, see :class:`zerosum.public_tree.passes.Workspace`), with processes for threads:
+
+1. the driver runs the pass over the trunk down to the cut chance nodes (``cut=1``: their reach
+   vectors; the average at p's trunk nodes),
 2. sends each actor p's and the opponent's reach vectors at the cut chance nodes above its
    subtrees (a chance node hands the same vectors to every card below it),
-3. each actor runs the core's pass (:func:`zerosum.public_tree.kernels.walk`) on each subtree
-   with those vectors as the "ranges" and returns each subtree root's counterfactual values,
-4. the driver adds them at each cut chance node in card order, as the single-process pass does
-   (the sums are not grouped per worker: CFR+'s floor makes a regret that is exactly zero in one
-   grouping and 1e-17 in another pick another strategy), and walks the trunk bottom-up from there
-   (regret updates at p's trunk nodes).
+3. each actor runs the pass from each subtree's root with those vectors as its reach, as a
+   thread runs a task, and returns each subtree root's counterfactual values,
+4. the driver adds them at each cut chance node in card order, as a chance node adds its
+   children (the sums are not grouped per worker: CFR+'s floor makes a regret that is exactly
+   zero in one grouping and 1e-17 in another pick another strategy), and runs the pass over the
+   trunk up from there (``cut=2``: regret updates at p's trunk nodes).
 
 Every node's arithmetic is the single-process pass's, in the same order, so alternating updates,
 discounting (the variant's rule, computed on the driver each pass and sent along) and averaging

@@ -65,9 +65,24 @@ class Piece:
         return local + np.repeat(self.gstart[q] - first, self.gsize[q])
 
     def arrays(self) -> TreeArrays:
-        """The node arrays as the core's kernels take them."""
-        return tree_arrays(self.kind, self.player, self.first_child, self.n_children, self.board, self.stake,
+        """The node arrays as the core's kernels take them; the trunk's CUT leaves as chance nodes
+        with no children, which the depth-first pass's cut stops at (their ``leaf`` is the slot)."""
+        kind = np.where(self.kind == CUT, CHANCE_NODE, self.kind)
+        return tree_arrays(kind, self.player, self.first_child, self.n_children, self.board, self.stake,
                            self.offset)
+
+    def depth(self) -> int:
+        """The most edges from node 0 down to a node (the depth-first pass's vectors per depth)."""
+        depth = np.zeros(len(self.kind), dtype=np.int64)
+        for n in range(len(self.kind)):  # parents first: a node's depth is known before its children's
+            if self.n_children[n] > 0:
+                c = self.first_child[n]
+                depth[c:c + self.n_children[n]] = depth[n] + 1
+        return int(depth.max(initial=0))
+
+    def max_actions(self) -> int:
+        """The most actions of a decision node (the depth-first pass's per-action vectors)."""
+        return int(self.n_children[self.kind == DECISION].max(initial=1))
 
 
 def cut_at_chance(tree: PublicTree):

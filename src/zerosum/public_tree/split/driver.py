@@ -15,7 +15,7 @@ from ...solvers.base import IterativeSolver
 from ...solvers.capabilities import require, require_apart
 from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
-from ..arrays import card_scratch
+from ..arrays import NO_BATCHES, as_rule, card_scratch, depth_scratch
 from ..solver import (
     VARIANTS,
     as_public_tree,
@@ -25,15 +25,12 @@ from ..solver import (
     public_state,
     with_variant,
 )
-from .cut import CUT, Piece, cut_at_chance, deal, subtree_nodes
-from .trunk import trunk_down, trunk_up
+from .cut import Piece, cut_at_chance, deal, subtree_nodes
 from .worker import SubtreeWorker
 
 #: seconds the driver waits for Ray to restart a dead worker, and for the workers to start
 RESTART_WAIT_S = 120.0
 START_WAIT_S = 300.0
-#: the per-node buffers of one worker's walk (a forest of subtrees) stay within this many bytes
-FOREST_BYTES = 2 ** 20
 #: share of a pass's expected time the driver sleeps before it reads the workers' results
 SLEEP_SHARE = 0.85
 
@@ -79,21 +76,17 @@ class SplitDriver(IterativeSolver):
         self.roots = roots
         # the cut chance nodes are the trunk's leaves: their reach goes out, their value comes back
         self.trunk = Piece(tree, trunk_nodes, cut_leaves=self.cut)
-        self.trunk_leaf_nodes = np.flatnonzero(self.trunk.kind == CUT)  # local ids, in cut order
         subs = subtree_nodes(tree, roots)
         self.assignment = deal([len(s) for s in subs], self.n_workers)
         below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
         self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
-        # one walk per forest: a cut chance node over a run of this worker's subtrees below it, as
-        # many as keep the walk's two per-node buffers within FOREST_BYTES (a core's L2 cache:
-        # on the turn subgame, forests of 2 river subtrees cost 0.070 s of CPU per worker and
-        # iteration, forests of 48 (32 MB buffers) 0.084 s)
-        cap = max(FOREST_BYTES // (16 * max(tree.n_hands)), 1)
+        # one piece per forest: a cut chance node over the run of this worker's subtrees below it
+        # (the pass runs from each subtree's root; its vectors are per depth, whatever the forest)
         self.pieces, groups = [], []
         for w, ks in enumerate(self.assignment):
             forests, runs = [], []
             for k in ks:
-                if runs and below[runs[-1][-1]] == below[k] and sum(len(subs[j]) for j in runs[-1]) + len(subs[k]) < cap:
+                if runs and below[runs[-1][-1]] == below[k]:
                     runs[-1].append(k)
                 else:
                     runs.append([k])
@@ -107,13 +100,19 @@ class SplitDriver(IterativeSolver):
         self.regrets = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
         self.average = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
         width = tree.width
-        m = len(self.trunk.kind)
-        # the trunk's per-node buffers, ranges and scratch: the sums' dtype for the updates, float64
-        # for the evaluations (as in the single-process solver)
-        self._work = {np.dtype(d): (np.zeros((m, width), dtype=d), np.zeros((m, width), dtype=d),
-                                    np.zeros((m, width), dtype=d), card_scratch(width),
-                                    tuple(np.asarray(r, dtype=d) for r in tree.ranges), np.zeros(0, dtype=d))
+        # the trunk's pass is the threads' trunk (kernels.dfs_from with a cut): its cut leaves'
+        # reach out, their values in; vectors per depth, the leaves' reach and values, the ranges,
+        # of the sums' dtype for the updates and float64 for the evaluations (as in one process)
+        self._trunk_arrays = self.trunk.arrays()
+        self._slot = self.trunk.leaf.astype(np.int64)
+        depth, actions, n_cut = self.trunk.depth(), self.trunk.max_actions(), len(self.cut)
+        self._work = {np.dtype(d): (depth_scratch(depth, actions, width, d, False, NO_BATCHES),
+                                    np.zeros((n_cut, 2, width), dtype=d), np.zeros((n_cut, 2, width), dtype=d),
+                                    tuple(np.asarray(r, dtype=d) for r in tree.ranges))
                       for d in {dt, np.dtype(np.float64)}}
+        self._cs = card_scratch(width)
+        self._no_sample = np.zeros(0, dtype=np.int64)
+        self._no_scales = np.zeros((0, 0), dtype=np.float32)
         self._targs = tree.terminals.kernel_args()
         self._own_dir = None
         if self.checkpoint_dir is None:
@@ -186,18 +185,21 @@ class SplitDriver(IterativeSolver):
         return results
 
     def _pass(self, p: int, mode: int, weight: float, rule, source: str) -> float:
-        t = self.trunk
+        """One pass of player p split three ways, as the threads split it: the trunk down to the
+        cut chance nodes (their reach), the workers' subtrees, the trunk up from the cut nodes'
+        values (each the sum of its subtrees' root values in card order, as a chance node sums
+        its children)."""
         src = self.regrets if source == "regrets" else self.average
         t0 = time.perf_counter()
         dt = np.dtype(self.dtype) if mode == kernels.UPDATE else np.dtype(np.float64)
-        opp_buf, own_buf, val_buf, cs, ranges, empty = self._work[dt]
+        scratch, cut_reach, cut_val, ranges = self._work[dt]
         rp, ro = ranges[p], ranges[1 - p]
         n_p, n_o = len(rp), len(ro)
-        opp, own = opp_buf[:, :n_o], own_buf[:, :n_p]
-        trunk_down(t.arrays(), p, rp, ro, src[p], src[1 - p], mode, self.average[p] if mode == kernels.UPDATE else empty,
-                   float(weight), opp, own)
-        leaves = self.trunk_leaf_nodes
-        own_r, opp_r = own[leaves], opp[leaves]
+        avg = self.average[p] if mode == kernels.UPDATE else scratch.val[0, :0]
+        head = (self._trunk_arrays, self._targs, p, rp, ro, src[p], src[1 - p], mode, avg, float(weight),
+                as_rule(rule), self._cs, self._no_sample, src[p], 0, 1.0, scratch, 0)
+        kernels.dfs_from(*head, 1, self._slot, cut_reach, cut_val, self._no_scales)
+        own_r, opp_r = cut_reach[:, 1, :n_p].copy(), cut_reach[:, 0, :n_o].copy()
         if mode == kernels.UPDATE:  # bytes per iteration: the iterations' passes, not the evaluations'
             self.bytes_total += self.n_workers * (own_r.nbytes + opp_r.nbytes)  # every worker reads them
         message = (p, mode, float(weight), tuple(float(x) for x in rule[:3]) + (bool(rule[3]),), source, own_r, opp_r)
@@ -211,9 +213,12 @@ class SplitDriver(IterativeSolver):
                 self.bytes_total += vals.nbytes
             self.compute_s[w] += secs
             self.cpu_s[w] += cpu
-        pre, pos, neg, floor = rule
-        value = trunk_up(t.arrays(), t.leaf, self._targs, p, rp, src[p], mode, float(pre), float(pos), float(neg),
-                         bool(floor), opp, val_buf[:, :n_p], root_val, self._leaf_start, self._leaf_count, cs)
+        for j, (start, count) in enumerate(zip(self._leaf_start, self._leaf_count)):
+            total = cut_val[j, 0, :n_p]
+            total[:] = 0.0
+            for r in range(start, start + count):
+                total += root_val[r]
+        value, _ = kernels.dfs_from(*head, 2, self._slot, cut_reach, cut_val, self._no_scales)
         self.driver_s += time.perf_counter() - t0
         self.passes += mode == kernels.UPDATE
         return value
@@ -327,8 +332,8 @@ class SplitDriver(IterativeSolver):
 
     def nbytes(self) -> int:
         """The driver's share: trunk arrays and its per-node vectors."""
-        return sum(a.nbytes for a in self.regrets + self.average) + \
-            sum(sum(b.nbytes for b in bufs[:4]) for bufs in self._work.values())
+        return sum(a.nbytes for a in self.regrets + self.average) + sum(
+            a.nbytes for sc, reach, val, _ in self._work.values() for a in (*sc[:10], reach, val))
 
     def stats(self) -> dict:
         """The JSON's distributed fields (workers, bytes per iteration, seconds per worker, ...)."""

@@ -1,5 +1,6 @@
-"""A Ray actor that holds some subtrees' regrets and average sums and runs the core's pass on
-them; it writes and reloads its own checkpoints."""
+"""A Ray actor that holds some subtrees' regrets and average sums and runs the one depth-first
+pass on each of them (:func:`zerosum.public_tree.kernels.dfs_from` from the subtree's root, its
+reach given): the threads' tasks, in another process.  It writes and reloads its own checkpoints."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 import numpy as np
 
 from .. import kernels
-from ..arrays import Rule, node_scratch
+from ..arrays import NO_BATCHES, Rule, TerminalArrays, card_scratch, depth_scratch
 
 
 class SubtreeWorker:
@@ -30,32 +31,33 @@ class SubtreeWorker:
         where already set up."""
         if self.pieces is not None:
             return False
-        n_hands = self.n_hands
         self.pieces = pieces
         self.groups = np.asarray(groups, dtype=np.int64)
-        self.n_hands = tuple(n_hands)
-        self.targs = terminal_args
+        # writable copies (Ray hands out read-only arrays): the pass then has the types of a
+        # one-process solve, so it loads the same compiled pass from Numba's cache
+        self.targs = TerminalArrays(*(np.array(a) if isinstance(a, np.ndarray) else a for a in terminal_args))
         self.dtype = np.dtype(dtype)
         self.regrets = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
         self.average = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
+        self.trees = [pc.arrays() for pc in pieces]
         # (the sweep's scratch is laid out on its shared hand list, which may be longer than either's)
-        width = max(*n_hands, terminal_args.cards.shape[0] if terminal_args.evaluator == 1 else 0)
-        biggest = max((len(pc.kind) for pc in pieces), default=1)
-        # per-node buffers of the sums' dtype for the updates, float64 for the evaluations (as the
+        width = max(*self.n_hands, terminal_args.cards.shape[0] if terminal_args.evaluator == 1 else 0)
+        depth = max((pc.depth() for pc in pieces), default=1)
+        actions = max((pc.max_actions() for pc in pieces), default=1)
+        # vectors per depth of the sums' dtype for the updates, float64 for the evaluations (as the
         # single-process solver: float32 sums are read by float64 passes)
-        entries = max((pc.size[q] for pc in pieces for q in (0, 1)), default=0)
-        self.buffers = {np.dtype(d): (np.zeros((biggest, width), dtype=d), np.zeros((biggest, width), dtype=d),
-                                      node_scratch(width, d, entries), np.zeros(0, dtype=d))
+        self.scratch = {np.dtype(d): depth_scratch(depth, actions, width, d, False, NO_BATCHES)
                         for d in {self.dtype, np.dtype(np.float64)}}
+        self.cs = card_scratch(width)
         self.empty_i = np.zeros(0, dtype=np.int64)
-        self.empty_b = np.zeros(0, dtype=np.int8)
-        self.empty_w = np.zeros(0)
+        self.no_cut = {d: np.zeros((0, 2, width), dtype=d) for d in self.scratch}
+        self.no_scales = np.zeros((0, 0), dtype=np.float32)
         return True
 
     def nbytes(self) -> int:
-        """This worker's memory for the solve: its subtrees' sums and its per-node buffers."""
+        """This worker's memory for the solve: its subtrees' sums and its vectors per depth."""
         sums = sum(a.nbytes for pairs in (self.regrets, self.average) for pair in pairs for a in pair)
-        return sums + sum(b.nbytes for bufs in self.buffers.values() for b in (*bufs[:2], *bufs[2], bufs[3]))
+        return sums + sum(a.nbytes for sc in self.scratch.values() for a in sc if isinstance(a, np.ndarray))
 
     def pid(self) -> int:
         """This actor's process id (the fault test kills it)."""
@@ -71,21 +73,24 @@ class SubtreeWorker:
         wall seconds it took and the CPU seconds (less on a machine shared with other work)."""
         t0, c0 = time.perf_counter(), time.process_time()
         rule = Rule(float(rule[0]), float(rule[1]), float(rule[2]), bool(rule[3]))
+        own_reach, opp_reach = np.array(own_reach), np.array(opp_reach)  # (writable, as in one process)
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
-        vals, owns, scratch, empty = self.buffers[own_reach.dtype]
-        out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p), dtype=own_reach.dtype)
+        dt = own_reach.dtype
+        scratch, no_cut = self.scratch[dt], self.no_cut[dt]
+        out = np.empty((sum(pc.n_roots for pc in self.pieces), n_p), dtype=dt)
         row = 0
         src = self.regrets if source == "regrets" else self.average
         for k, pc in enumerate(self.pieces):
-            avg = self.average[k][p] if mode == kernels.UPDATE else empty
-            m = len(pc.kind)
-            val = vals[:m]
-            g = self.groups[k]
-            kernels.walk(pc.arrays(), self.targs, p, own_reach[g], opp_reach[g], src[k][p], src[k][1 - p], mode, avg,
-                         float(weight), rule, val[:, :n_o], owns[:m, :n_p], val[:, :n_p], self.empty_i, self.empty_b,
-                         self.empty_w, scratch)
-            out[row:row + pc.n_roots] = val[1:1 + pc.n_roots, :n_p]
-            row += pc.n_roots
+            avg = self.average[k][p] if mode == kernels.UPDATE else scratch.val[0, :0]
+            own, opp = own_reach[self.groups[k]], opp_reach[self.groups[k]]
+            for root in range(1, 1 + pc.n_roots):  # each subtree from its root, as a thread's task
+                scratch.opp[0, :n_o] = opp
+                scratch.own[0, :n_p] = own
+                kernels.dfs_from(self.trees[k], self.targs, p, own, opp, src[k][p], src[k][1 - p], mode, avg,
+                                 float(weight), rule, self.cs, self.empty_i, src[k][p], 0, 1.0, scratch, root, 0,
+                                 self.empty_i, no_cut, no_cut, self.no_scales)
+                out[row] = scratch.val[0, :n_p]
+                row += 1
         return out, time.perf_counter() - t0, time.process_time() - c0
 
     def arrays(self):
