@@ -72,12 +72,12 @@ def _cacheable(dispatcher) -> bool:
 
 
 def _say(text: str) -> None:
-    try:
-        import click
+    import contextlib
 
+    import click
+
+    with contextlib.suppress(Exception):  # a notice must never break a compile
         click.echo(text, err=True)
-    except Exception:  # noqa: BLE001 -- a notice must never break a compile
-        pass
 
 
 def _register() -> None:
@@ -131,11 +131,11 @@ class _AfterNumbaImport:
                 return None
 
             def exec_module(module):
+                import contextlib
+
                 run(module)
-                try:
+                with contextlib.suppress(Exception):  # Numba changed: no notice, nothing broken
                     _register()
-                except Exception:  # noqa: BLE001 -- Numba changed: no notice, nothing broken
-                    pass
 
             loader.exec_module = exec_module
             return spec
@@ -146,9 +146,9 @@ class _AfterNumbaImport:
 def install() -> None:
     """Announce this process's compiles: now if Numba is loaded, else when it is first imported."""
     if "numba" in sys.modules:
-        try:
+        import contextlib
+
+        with contextlib.suppress(Exception):
             _register()
-        except Exception:  # noqa: BLE001
-            pass
     elif not any(isinstance(f, _AfterNumbaImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterNumbaImport())
