@@ -94,3 +94,20 @@ def test_a_command_without_kernels_does_not_import_numba(tmp_path):
                           env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     assert "numba not loaded" in done.stderr and NOTICE not in done.stderr, done.stderr
+
+
+def test_warm_up_spots_are_valid_and_run_in_the_storage_real_spots_get(tmp_path):
+    """`zerosum warm-up` (make's set-up) solves its small spots in float32, the type that a real
+    spot's tree defaults to (Numba compiles per argument types: float64 would leave the example
+    turn's kernels to compile on its first solve, 22 s measured); each spot loads as a game."""
+    from zerosum.cli.imperfect import load_spot_game
+    from zerosum.cli.warmup import RUNS, SPOTS
+
+    holdem = [args for _, args in RUNS if "holdem" in args]
+    assert len(holdem) == len(SPOTS) and all("dtype=float32" in args for args in holdem)
+    assert any("kuhn" in args and "cfr+" in args for _, args in RUNS)  # make run's solver, the history tree
+    for name, spot in SPOTS.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"name": name, **spot}))
+        game = load_spot_game("holdem", (), str(path))
+        assert spot["board"] in game.id
