@@ -41,9 +41,16 @@ _LAZY = {
     "SOLVERS": "solvers", "CFRPlusSolver": "solvers", "CFRSolver": "solvers",
 }
 
+#: subpackages reachable as attributes before anything imported them (``zerosum.games.register(...)``)
+_SUBMODULES = ("games",)
+
 
 def __getattr__(name):
     module = _LAZY.get(name)
+    if module is None and name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)  # the import sets it as an attribute
     if module is None:
         raise AttributeError(f"module 'zerosum' has no attribute {name!r}")
     import importlib
@@ -54,7 +61,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
 
 
 __version__ = "0.1.0"

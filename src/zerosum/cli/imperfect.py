@@ -19,6 +19,17 @@ param_option = click.option("--param", "params", multiple=True, metavar="KEY=VAL
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
 
 
+def load_cli_game(name: str, params: tuple[str, ...] = ()):
+    """The game GAME of ``solve`` and ``evaluate``: your own, ``FILE.py:NAME`` or ``module:NAME`` (a
+    game class made with the --param values, or an instance as it is; :func:`zerosum.games.load_user_game`),
+    else a registered name, ``openspiel:NAME`` or a Gambit .efg file."""
+    from ..games import is_user_game, load_user_game
+
+    if is_user_game(name):
+        return load_user_game(name, **parse_params(params))
+    return load_from_cli(name, params)
+
+
 @click.command()
 @json_option
 def games(as_json):
@@ -40,6 +51,10 @@ def games(as_json):
                  "sizes": None})
     rows.append({"name": "FILE.efg", "kind": "imperfect",
                  "description": "a Gambit extensive-form file (extra 'gambit')", "sizes": None})
+    rows.append({"name": "FILE.py:NAME", "kind": "imperfect",
+                 "description": "your own game: a zerosum.Game subclass (made with the --param values) or instance "
+                                "in a Python file; module:NAME for an importable module (docs/game-api.md)",
+                 "sizes": None})
     for name, (_, description) in sorted(PERFECT_GAMES.items()):
         rows.append({"name": name, "kind": "perfect", "description": description, "sizes": None})
     if as_json:
@@ -234,6 +249,9 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
           save_every=None, seconds=None, target=None, spot=None, target_pot=None):
     """Solve GAME and report NashConv of the average and current strategies at checkpoints.
 
+    GAME is a name of `zerosum games`, openspiel:NAME, a Gambit FILE.efg, or your own game:
+    FILE.py:NAME or module:NAME, a zerosum.Game subclass (made with the --param values) or instance.
+
     Ctrl-C stops after the iteration in flight, writes the files asked for and the results so far,
     and exits 130 (resume with --resume STATE where --save-state was given).
 
@@ -272,7 +290,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
 
     if resume_path and not probe(resume_path, verb="read state file"):  # an input: checked before the work
         raise ZerosumError(f"cannot read state file {resume_path!r}: no such file")
-    g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
+    g = load_cli_game(game, params) if spot is None else load_spot_game(game, params, spot)
     if pot_fraction_target is not None:  # --target P%: the NashConv it means on this game's pot
         from .public_tree import game_pot
 
@@ -700,7 +718,7 @@ def _game_named_in(game: str, params, policy_file: str):
 
     first_error = None
     try:
-        load_from_cli(game, params)
+        load_cli_game(game, params)
     except ZerosumError as e:
         first_error = e
     if params or str(policy_file).endswith(".npz") or not probe(policy_file, verb="read policy file"):
@@ -714,7 +732,7 @@ def _game_named_in(game: str, params, policy_file: str):
     if not saved.startswith(game + "(") or items is None:
         raise first_error
     try:
-        g = load_from_cli(game, tuple(items))
+        g = load_cli_game(game, tuple(items))
     except ZerosumError:
         raise first_error from None
     if g.id != saved:
@@ -742,13 +760,14 @@ def _game_named_in(game: str, params, policy_file: str):
 @json_option
 def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None, lbr=False, hands=10000,
              lbr_seed=0):
-    """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME."""
+    """NashConv, exploitability and value of a saved policy (JSON, or networks .npz) on GAME (as `zerosum
+    solve` takes it: a name, openspiel:NAME, FILE.efg, or your own game FILE.py:NAME or module:NAME)."""
     from ..core.evaluation import evaluate as evaluate_policy
     from ..core.policy import TabularPolicy
     from .public_tree import evaluate_public, node_report_lines, node_report_public
 
     try:
-        g = load_from_cli(game, params) if spot is None else load_spot_game(game, params, spot)
+        g = load_cli_game(game, params) if spot is None else load_spot_game(game, params, spot)
     except ZerosumError:  # e.g. holdem without --param board=: the policy file names its game in full
         if spot is not None:
             raise

@@ -5,7 +5,9 @@
 * :mod:`.matrix` -- any payoff matrix (rock-paper-scissors among them);
 * :mod:`.openspiel` -- any two-player zero-sum turn-based OpenSpiel game (``openspiel:NAME``);
 * :mod:`.efg` -- Gambit ``.efg`` files, read and written;
-* the registry here: :func:`load_game`, :func:`known_games`, :func:`register`.
+* the registry here: :func:`load_game`, :func:`known_games`, :func:`register`; and
+  :func:`load_user_game`, a game class or instance from a Python file or module
+  (``FILE.py:NAME``, ``module:NAME``: what ``zerosum solve`` takes for your own game).
 
 The rules API every game implements is :class:`zerosum.core.game.Game` (re-exported here as
 ``Game``); the poker family and hold'em subgames are in :mod:`zerosum.poker`.
@@ -76,6 +78,153 @@ def load_game(name: str, **params) -> Game:
     return call_with_params(name, factory, params, hidden=("name", "max_bytes"), examples=EXAMPLES)
 
 
+def is_user_game(spec: str) -> bool:
+    """Whether ``spec`` names a game in Python code: ``FILE.py:NAME`` (or ``FILE.py``) or ``module:NAME``
+    (a dotted module name), as ``zerosum solve`` takes it.  ``openspiel:NAME`` is not one."""
+    import re
+
+    if not isinstance(spec, str) or spec.startswith("openspiel:"):
+        return False
+    path, _, name = spec.rpartition(":") if ":" in spec else (spec, "", "")
+    if path.lower().endswith(".py"):
+        return True
+    return bool(re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", path) and re.fullmatch(r"[A-Za-z_]\w*", name))
+
+
+def _games_in(module) -> list[str]:
+    """The names of the game classes and instances defined in ``module`` (not imported into it)."""
+    out = []
+    for key, value in vars(module).items():
+        if key.startswith("_"):
+            continue
+        defined_here = isinstance(value, type) and issubclass(value, Game) and value.__module__ == module.__name__
+        if defined_here or isinstance(value, Game):
+            out.append(key)
+    return out
+
+
+def _import_file(path: str):
+    """The Python file ``path`` imported as a module of its own (its folder first on sys.path while
+    it runs, as ``python FILE.py`` would have it)."""
+    import hashlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.exists():
+        raise ZerosumError(f"cannot read {path!r}: no such file")
+    if p.is_dir():
+        raise ZerosumError(f"cannot read {path!r}: it is a directory")
+    full = p.resolve()
+    module_name = f"zerosum_user_{p.stem if p.stem.isidentifier() else 'game'}_" \
+                  f"{hashlib.sha1(str(full).encode()).hexdigest()[:8]}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    spec = importlib.util.spec_from_file_location(module_name, full)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and pickling look the module up by name
+    sys.path.insert(0, str(full.parent))
+    try:
+        spec.loader.exec_module(module)
+    except BaseException as e:
+        del sys.modules[module_name]
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        raise ZerosumError(f"cannot load {path}: {_where(e, full)}{type(e).__name__}: {_first_line(e)}") from None
+    finally:
+        try:
+            sys.path.remove(str(full.parent))
+        except ValueError:
+            pass
+    return module
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0] if text else "(no message)"
+
+
+def _where(e: BaseException, full) -> str:
+    """``line N: `` of the user's file where ``e`` was raised or found (a SyntaxError's own line)."""
+    import traceback
+
+    if isinstance(e, SyntaxError) and e.lineno:
+        return f"line {e.lineno}: "
+    lines = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.filename == str(full)]
+    return f"line {lines[-1]}: " if lines else ""
+
+
+def load_user_game(spec: str, **params) -> Game:
+    """A game defined in Python code: ``FILE.py:NAME`` or ``module:NAME`` (an importable module),
+    where NAME is a :class:`Game` subclass (made with ``params``), a function returning a game
+    (called with ``params``) or a game instance (taken as it is, without ``params``).  Bad input
+    (no such file or name, not a game, an error while importing) is a one-line :class:`ZerosumError`.
+
+    Importing runs the file's code: the command line calls this for the name a user typed; the web
+    app never does."""
+    import importlib
+
+    if ":" in spec:
+        where, _, attr = spec.rpartition(":")
+    else:
+        where, attr = spec, ""
+    if where.lower().endswith(".py"):
+        module = _import_file(where)
+        shown = where
+    else:
+        import os
+        import sys
+
+        shown = where
+        cwd = os.getcwd()
+        added = cwd not in sys.path  # a module beside the user, as `python -m` would find it
+        if added:
+            sys.path.insert(0, cwd)
+        try:
+            module = importlib.import_module(where)
+        except ModuleNotFoundError as e:
+            if e.name and (where == e.name or where.startswith(e.name + ".")):
+                raise ZerosumError(f"cannot import module {where!r}: no module named {e.name!r} (a file is "
+                                   f"named FILE.py:NAME)") from None
+            raise ZerosumError(f"cannot load {where}: {type(e).__name__}: {_first_line(e)}") from None
+        except Exception as e:  # noqa: BLE001 -- an error inside the user's module, told in one line
+            raise ZerosumError(f"cannot load {where}: {type(e).__name__}: {_first_line(e)}") from None
+        finally:
+            if added:
+                try:
+                    sys.path.remove(cwd)
+                except ValueError:
+                    pass
+    found = _games_in(module)
+    if not attr:
+        hint = f"games in it: {', '.join(found)}" if found else "it defines no game (a subclass of zerosum.Game)"
+        raise ZerosumError(f"name the game in {shown}: {shown}:NAME ({hint})")
+    if not hasattr(module, attr):
+        hint = f"games in it: {', '.join(found)}" if found else "it defines no game (a subclass of zerosum.Game)"
+        raise ZerosumError(f"{shown} has no {attr!r} ({hint})")
+    obj = getattr(module, attr)
+    what = f"{shown}:{attr}"
+    if isinstance(obj, Game):
+        if params:
+            raise ZerosumError(f"{what} is a game instance and takes no --param (name its class to set parameters)")
+        return obj
+    if isinstance(obj, type) and not issubclass(obj, Game) or not callable(obj):
+        kind = "a class, not a subclass of zerosum.Game" if isinstance(obj, type) else type(obj).__name__
+        raise ZerosumError(f"{what} is not a game ({kind}): name a subclass of zerosum.Game, an instance of one "
+                           f"or a function returning one")
+    try:
+        game = call_with_params(what, obj, params)
+    except ZerosumError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- an error inside the user's class, told in one line
+        raise ZerosumError(f"{what}({', '.join(f'{k}={v!r}' for k, v in params.items())}) failed: "
+                           f"{type(e).__name__}: {_first_line(e)}") from None
+    if not isinstance(game, Game):
+        raise ZerosumError(f"{what} returned a {type(game).__name__}, not a game (a subclass of zerosum.Game)")
+    return game
+
+
 __all__ = [
     "CHANCE",
     "REGISTRY",
@@ -84,8 +233,10 @@ __all__ = [
     "KuhnPoker",
     "LeducPoker",
     "MatrixGame",
+    "is_user_game",
     "known_games",
     "load_game",
+    "load_user_game",
     "register",
     "rock_paper_scissors",
 ]
