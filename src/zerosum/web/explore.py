@@ -7,13 +7,17 @@ Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.Zer
   (``zerosum.public-policy``); it is checked against the game by the loaders of
   :mod:`zerosum.core.policy` and :mod:`zerosum.public_tree.policy` (never unpickled) and answers
   ``{id, kind: "table" | "holdem", game, ...}`` with the exact NashConv and value;
+* ``POST /api/policies`` ``{run: RUN_ID}``: the average policy of a run of the solve view (hold'em:
+  on the whole tree where the run's is suit-isomorphic), taken from its solver under the run's
+  lock, never through a file;
 * ``POST /api/policies/upload?game=NAME&param=k=v...``: the same with the saved file as the raw
   body, under :data:`~zerosum.web.common.MAX_BODY` (64 MiB, the app's cap);
 * ``GET /api/policies/ID/infosets?filter=&player=&offset=&limit=`` (tables): rows of information
   sets with their action probabilities, filtered by substring and paged;
 * ``GET /api/policies/ID/node?label=`` (public-tree policies): the node's children and the report
   of :func:`zerosum.public_tree.analysis.node_analysis` (strategy, reach, EV, equity, 13x13 grid,
-  categories), reused as is, never recomputed here.
+  categories), reused as is, never recomputed here; on hold'em with the betting in chips (pot,
+  stacks, each action's amount and share of the pot: :func:`betting_at`) and each hand's EQR.
 
 The evaluation is exact and done once, at upload: a Leduc table evaluates in milliseconds, and a
 public-tree policy through the compiled kernels of :meth:`PublicPolicy.evaluate`.
@@ -25,6 +29,7 @@ import itertools
 import threading
 from collections import OrderedDict
 
+import numpy as np
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -61,6 +66,10 @@ class PolicyStore:
     def add(self, game, data, source: str = "the policy") -> LoadedPolicy:
         """Check ``data`` (a parsed policy file) against ``game``, evaluate it, keep it."""
         kind, policy, ev = _load(game, data, source)
+        return self.keep(game, kind, policy, ev)
+
+    def keep(self, game, kind: str, policy, ev: dict, **extra) -> LoadedPolicy:
+        """Keep an evaluated policy (``extra`` goes into its summary)."""
         with self._lock:
             pid = f"p{next(self._ids)}"
         summary = {"id": pid, "kind": kind, "game": game.id, "name": game.name, **ev}
@@ -69,6 +78,9 @@ class PolicyStore:
         else:
             tree = policy.tree
             summary.update(root=tree.labels[0], public_nodes=tree.n_nodes, hands=list(tree.n_hands))
+            if _is_holdem(game):
+                summary.update(board=game.board_text, pot=float(game.pot), stack=float(game.stack))
+        summary.update(extra)
         item = LoadedPolicy(pid, kind, game, policy, summary)
         with self._lock:
             self._items[pid] = item
@@ -191,13 +203,53 @@ def _load(game, data, source: str):
             raise ZerosumError(f"{source} is a public-tree policy and {game.name} has no public tree; "
                                f"load it with its own game (e.g. holdem with its board and ranges)")
         policy = PublicPolicy.from_dict(public_tree(game), data, source=source)
-        ev = policy.evaluate()
-        nc = float(ev["nash_conv"])
-        return "holdem", policy, {"value": float(ev["value"]), "best_response_values":
-                                  [float(v) for v in ev["best_response_values"]],
-                                  "nash_conv": nc, "exploitability": nc / 2}
+        return "holdem", policy, _public_ev(policy)
     raise ZerosumError(f"{source} is not a zerosum policy file (format {fmt!r}; zerosum solve GAME --save "
                        f"POLICY.json writes one)")
+
+
+def _public_ev(policy) -> dict:
+    """The exact evaluation of a public-tree policy (its compiled best responses)."""
+    ev = policy.evaluate()
+    nc = float(ev["nash_conv"])
+    return {"value": float(ev["value"]), "best_response_values": [float(v) for v in ev["best_response_values"]],
+            "nash_conv": nc, "exploitability": nc / 2}
+
+
+def _is_holdem(game) -> bool:
+    """A hold'em subgame (betting rules, pot and stacks in chips), not another public-tree game."""
+    return all(hasattr(game, k) for k in ("rules", "pot", "stack", "board_text"))
+
+
+def from_run(store: PolicyStore, runs, rid) -> LoadedPolicy:
+    """The average policy of the solve view's run ``rid``, loaded into ``store``: a hold'em run's
+    from its solver under the run's lock (on the whole tree where the run's is suit-isomorphic, as
+    its download is), another run's through the file it downloads; evaluated exactly as a file."""
+    from .runs import HoldemRun, _policy
+
+    if not isinstance(rid, str) or not rid:
+        raise ZerosumError("send {\"run\": RUN_ID} (an id of GET /api/runs)")
+    run = runs.get(rid)
+    if run.solver is None or run.iteration == 0:
+        raise ZerosumError(f"run {run.id} has no iteration yet: no policy to explore")
+    if not isinstance(run, HoldemRun):
+        data = _policy(run)
+        kind, policy, ev = _load(run.game, data, f"run {run.id}'s policy")
+    else:
+        with run.lock:
+            policy = run.solver.average_policy()
+        if policy.tree.iso is not None:
+            from ..public_tree.holdem_build import holdem_public_tree
+
+            policy = policy.on_full_tree(holdem_public_tree(run.game))
+        # as its downloaded file holds it (probabilities to 9 decimals, renormalized as a file's on
+        # loading), so that the figures here are those of ``zerosum evaluate`` on that file
+        from ..public_tree.policy import PublicPolicy
+
+        policy = PublicPolicy.from_sums(policy.tree, [np.round(p, 9) for p in policy.probs], in_place=True)
+        kind, ev = "holdem", _public_ev(policy)
+    return store.keep(run.game, kind, policy, ev, run=run.id, iteration=run.iteration,
+                      params=getattr(run, "params", None))
 
 
 def infoset_rows(item: LoadedPolicy, text: str = "", player=None, offset=0, limit=100) -> dict:
@@ -253,7 +305,111 @@ def node_report(item: LoadedPolicy, label: str | None) -> dict:
         path.append(n)
         n = int(tree.parent[n])
     report["path"] = [{"label": tree.labels[n], "action": _step(tree, n, node_board, cards_str)} for n in reversed(path)]
+    if _is_holdem(item.game):
+        game = item.game
+        here = betting_at(game, label, report["actions"])
+        report["betting"] = here
+        for step in report["path"]:
+            step.update(_step_words(game, step["label"], step["action"]))
+        # the children's words beside them (each child keeps its {label, action, kind})
+        here["children"] = [{"label": c["label"], **_step_words(game, c["label"], c["action"])}
+                            for c in report["children"]]
+        for entry in report["players"]:
+            entry["eqr"] = _eqr(entry, here["contributions"][entry["player"]], here["pot"])
     return report
+
+
+def _chips(x: float) -> str:
+    """Chips as a player reads them: 50, 12.5."""
+    x = round(float(x), 2)
+    return str(int(x)) if x.is_integer() else f"{x:g}"
+
+
+def _rounds(label: str) -> tuple[str, ...]:
+    """The betting per street of a hold'em public label (``":5s:cc/b50"`` -> ``("cc", "b50")``)."""
+    parts = label.split(":", 2)
+    return tuple(parts[2].split("/")) if len(parts) == 3 else ("",)
+
+
+def betting_at(game, label: str, actions=()) -> dict:
+    """The betting at the hold'em public node ``label``, in chips, replayed from its label with the
+    game's own rules (:func:`zerosum.poker.betting.replay`): ``pot`` (both players' chips in it,
+    the starting pot included), ``contributions`` (each player's, the starting pot's halves
+    included), ``stacks`` (each player's chips behind), ``effective_stack``, ``to_call`` (what the
+    player to act must add to call; 0 when not facing a bet), ``street`` and, per action in
+    ``actions``, ``{label, kind, name, chips, street_chips, pot_pct, text}``: ``chips`` what the
+    action adds to the pot, ``street_chips`` the player's total on this street after it (a bet's or
+    raise's size as the label counts it), ``pot_pct`` a bet's size in % of the pot before it, a
+    raise's increment over the call in % of the pot after the call, and ``text`` the words
+    (``"bet 50 (75 % pot)"``, ``"raise to 150 (83 % pot)"``, ``"call 50"``, ``"check"``,
+    ``"fold"``, ``"all-in 900 (450 % pot)"``); :func:`node_report` adds ``children``: per child
+    ``{label, text, pot}`` (the step in words, the pot after it; a dealt card: ``"deal 5s"``)."""
+    from ..poker.betting import STREET_NAMES, replay
+
+    rounds = _rounds(label)
+    st = replay(game.rules, game.pot, game.stack, rounds)
+    put = [float(x) for x in st.put]
+    full = game.pot / 2 + game.stack  # what each player started the subgame with, in the pot or behind
+    me = st.actions % 2
+    to_call = max(put[1 - me] - put[me], 0.0) if st.facing else 0.0
+    pot = put[0] + put[1]
+    out = {"street": STREET_NAMES[min(len(game.board) - 3 + len(rounds) - 1, 2)],
+           "pot": pot, "contributions": put, "stacks": [full - x for x in put],
+           "effective_stack": min(full - x for x in put), "to_call": to_call, "actions": []}
+    for a in actions:
+        after = replay(game.rules, game.pot, game.stack, rounds[:-1] + (rounds[-1] + a,))
+        added = float(after.put[me]) - put[me]
+        street = float(after.put[me]) - float(st.start)
+        if a == "f":
+            kind, text, pct = "fold", "fold", None
+        elif a == "c":
+            kind = "call" if st.facing else "check"
+            text, pct = (f"call {_chips(added)}", None) if st.facing else ("check", None)
+        else:
+            allin = after.allin and not st.allin
+            if st.facing:
+                pot_after_call = 2 * max(put)
+                pct = 100 * (added - to_call) / pot_after_call
+                kind = "all-in" if allin else "raise"
+                text = f"{'all-in' if allin else 'raise to'} {_chips(street)} ({pct:.0f} % pot)"
+            else:
+                pct = 100 * added / pot
+                kind = "all-in" if allin else "bet"
+                text = f"{'all-in' if allin else 'bet'} {_chips(street)} ({pct:.0f} % pot)"
+        out["actions"].append({"label": a, "kind": kind, "chips": added, "street_chips": street,
+                               "pot_pct": pct, "text": text})
+    return out
+
+
+def _step_words(game, label: str, step: str) -> dict:
+    """``text`` (the step in words and chips) and ``pot`` (after it) of a path entry or a child."""
+    words = "root"
+    if step != "root":
+        rounds = _rounds(label)
+        if rounds[-1] and step == _last_token(rounds[-1]):
+            before = rounds[:-1] + (rounds[-1][: -len(step)],)
+            parent = ":".join(label.split(":", 2)[:2]) + ":" + "/".join(before)
+            words = betting_at(game, parent, (step,))["actions"][0]["text"]
+        else:
+            words = f"deal {step}"
+    return {"text": words, "pot": betting_at(game, label)["pot"]}
+
+
+def _last_token(betting: str) -> str:
+    from ..poker.betting import tokens
+
+    toks = tokens(betting)
+    return toks[-1] if toks else ""
+
+
+def _eqr(entry: dict, put: float, pot: float) -> list:
+    """Each hand's equity realization at the node: (EV + the chips the player already has in the
+    pot) / (equity x pot), the share of its equity in the pot that the hand's EV realizes (1 when
+    the hand checks down to showdown); None where equity or EV is unknown or the equity is 0."""
+    out = []
+    for ev, eq in zip(entry.get("ev") or [], entry.get("equity") or [None] * len(entry.get("ev") or [])):
+        out.append(None if ev is None or eq is None or eq <= 0 else (ev + put) / (eq * pot))
+    return out
 
 
 def _step(tree, node: int, node_board, cards_str) -> str:
@@ -291,9 +447,12 @@ def routes(state) -> list:
 
     async def post_policy(request: Request):
         body = await read_json(request)
+        if isinstance(body, dict) and "run" in body and "policy" not in body:
+            item = await run_in_threadpool(from_run, store, state["runs"], body["run"])
+            return JSONResponse(item.summary)
         if not isinstance(body, dict) or "policy" not in body:
             raise ZerosumError("send {\"game\": NAME, \"params\": {...}, \"policy\": {the saved policy JSON}}, "
-                               "or the file itself to POST /api/policies/upload?game=NAME")
+                               "{\"run\": RUN_ID}, or the file itself to POST /api/policies/upload?game=NAME")
         game = _game(body.get("game"), body.get("params"))
         item = await run_in_threadpool(store.add, game, body["policy"])
         return JSONResponse(item.summary)
