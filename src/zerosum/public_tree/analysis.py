@@ -72,8 +72,10 @@ def find_node(tree: PublicTree, label: str) -> int:
     except ValueError:
         pass
     near = [lab for lab in tree.labels if tree.kind[tree.labels.index(lab)] == DECISION][:6]
+    iso = ("; this tree is suit-isomorphic (one deal per class of suit-alike cards): read a mirror deal's node "
+           "on the whole tree, with the policy's on_full_tree") if tree.iso is not None else ""
     raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
-                       f"(the root is {tree.labels[0]!r})")
+                       f"(the root is {tree.labels[0]!r}){iso}")
 
 
 # --- dense terminal matrices, one board at a time ------------------------------------------------
@@ -227,6 +229,7 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
             v[0][fo] = sign0[~show, None] * (r[1][fo] @ w.T)
             v[1][fo] = -sign0[~show, None] * (r[0][fo] @ w)
     locked = locked or {}
+    mirrors = _mirror_reads(tree, nodes)
     for k in range(len(nodes) - 1, -1, -1):  # up: children after parents in ``nodes``
         n = int(nodes[k])
         if kind[n] >= FOLD:
@@ -234,7 +237,7 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
         kids = [pos[c] for c in range(int(first[n]), int(first[n]) + int(count[n]))]
         if kind[n] == CHANCE_NODE:
             for p in (0, 1):
-                v[p][k] = v[p][kids].sum(axis=0)
+                v[p][k] = v[p][kids].sum(axis=0) if mirrors is None else _with_mirrors(v[p], kids, mirrors[p])
             continue
         q = int(player[n])
         table = tables.get(n)
@@ -251,6 +254,37 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
     w, _ = boards.get(int(tree.board[node]))
     den = [w @ top[1], w.T @ top[0]]
     return {"cfv": [v[0][0], v[1][0]], "reach": top, "denominator": den}
+
+
+def _mirror_reads(tree: PublicTree, nodes: np.ndarray):
+    """Suit isomorphism (:attr:`~zerosum.public_tree.form.PublicTree.iso`): per player, {place in
+    ``nodes`` of a deal that has mirrors: the index arrays its mirrors read its values through}
+    (player p's hand i in a mirror deal plays as hand ``perm[lo + i] - lo`` of the representative,
+    ``lo`` the start of p's window of the shared list); None for a tree without mirrors.  A chance
+    node's value is its deals' values plus their mirrors' (as the depth-first pass sums them):
+    without them a suit-isomorphic tree's values would leave out the deals it does not list."""
+    if tree.iso is None:
+        return None
+    first, count, perm, swap = tree.iso
+    out = ({}, {})
+    for k in np.flatnonzero(count[nodes] > 0).tolist():
+        n = int(nodes[k])
+        rows = [perm[int(swap[m])].astype(np.int64) for m in range(int(first[n]), int(first[n]) + int(count[n]))]
+        for p in (0, 1):
+            lo = int(tree.hand_window(p)[0]) if tree.n_hands[p] else 0
+            out[p][k] = [row[lo:lo + tree.n_hands[p]] - lo for row in rows]
+    return out
+
+
+def _with_mirrors(v: np.ndarray, kids: list[int], reads: dict) -> np.ndarray:
+    """The sum of the deals' value rows ``v[kids]``, each followed by its mirrors' (its own read
+    through each mirror's hand permutation), in the depth-first pass's order."""
+    total = np.zeros(v.shape[1])
+    for c in kids:
+        total += v[c]
+        for idx in reads.get(c, ()):
+            total += v[c][idx]
+    return total
 
 
 def game_value(tree: PublicTree, policy) -> float:

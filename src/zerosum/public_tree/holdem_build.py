@@ -67,18 +67,34 @@ def suit_swaps(game, order=None) -> dict[tuple[int, int], np.ndarray]:
     return out
 
 
-def _mirrors(board_cards, swaps) -> dict[int, list[tuple[int, int]]]:
-    """At a deal on ``board_cards``: card -> the transpositions that carry it to a card of the
-    same rank dealt instead (a mirror), for each representative card (the lowest suit of its
-    class: suits whose board ranks are equal and whose swap maps both ranges onto themselves)."""
-    ranks = [frozenset(c >> 2 for c in board_cards if c & 3 == s) for s in range(4)]
-    used = set(board_cards)
+def _alike(board, dealt, swaps) -> set[tuple[int, int]]:
+    """The transpositions (s, t) of ``swaps`` that the board cannot tell apart so far: suits s and
+    t hold the same ranks on the starting ``board`` and on the board of every street dealt since
+    (``board`` + each prefix of ``dealt``).  Every street, not only the current board: the betting
+    of an earlier street saw that street's board, so a swap that changed it (Qs7h2d, then a 7c:
+    hearts and clubs hold a 7 each on the turn, but the flop's 7h has no 7c twin) maps hands whose
+    reach differs there (AhKh's backdoor flush draw, AcKc's none), and a mirror deal would read
+    the representative's values against the wrong opponent reach."""
+    out = set(swaps)
+    for k in range(len(dealt) + 1):
+        cards = tuple(board) + tuple(dealt[:k])
+        ranks = [frozenset(c >> 2 for c in cards if c & 3 == u) for u in range(4)]
+        out = {(u, s) for u, s in out if ranks[u] == ranks[s]}
+    return out
+
+
+def _mirrors(board, dealt, swaps) -> dict[int, list[tuple[int, int]]]:
+    """At a deal after ``dealt`` on the starting ``board``: card -> the transpositions that carry
+    it to a card of the same rank dealt instead (a mirror), for each representative card (the
+    lowest suit of its class: suits :func:`_alike` on every street so far)."""
+    alike = _alike(board, dealt, swaps)
+    used = set(board) | set(dealt)
     out: dict[int, list[tuple[int, int]]] = {}
     for c in range(52):
         if c in used:
             continue
         r, s = c >> 2, c & 3
-        rep = min((u for u in range(s) if (u, s) in swaps and ranks[u] == ranks[s]), default=s)
+        rep = min((u for u in range(s) if (u, s) in alike), default=s)
         if rep == s:
             out.setdefault(c, [])
         else:
@@ -95,9 +111,9 @@ def canonical_deal(board, dealt, swaps) -> tuple[tuple[int, ...], np.ndarray]:
     out: list[int] = []
     for x in dealt:
         y = int(cards[x])
-        ranks = [frozenset(c >> 2 for c in tuple(board) + tuple(out) if c & 3 == u) for u in range(4)]
+        alike = _alike(board, out, swaps)
         r, s = y >> 2, y & 3
-        rep = min((u for u in range(s) if (u, s) in swaps and ranks[u] == ranks[s]), default=s)
+        rep = min((u for u in range(s) if (u, s) in alike), default=s)
         if rep != s:  # swap suits rep and s from here on
             suit = cards & 3
             cards = np.where(suit == s, cards - s + rep, np.where(suit == rep, cards - rep + s, cards))
@@ -136,7 +152,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
             found = children_of.get(b)
             if found is None:
                 used = set(game.board) | set(dealt_of[b])
-                reps = _mirrors(tuple(game.board) + dealt_of[b], swaps) if swaps else {c: [] for c in range(52)}
+                reps = _mirrors(tuple(game.board), dealt_of[b], swaps) if swaps else {c: [] for c in range(52)}
                 ids = []
                 for c in range(52):
                     if c not in used and c in reps:
