@@ -464,6 +464,9 @@ def routes(state) -> list:
         if not name:
             raise ZerosumError("name the policy's game: POST /api/policies/upload?game=NAME (the file names none)")
         name = name.strip()
+        saved = data.get("game") if isinstance(data, dict) else None
+        if "(" not in name and isinstance(saved, str) and saved.startswith(name + "("):
+            name = saved  # a short name defers to the file's full id of the same game; params below override it
         items = request.query_params.getlist("param")
         text = request.query_params.get("params", "")
         if text.strip():
