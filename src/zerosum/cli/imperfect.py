@@ -724,9 +724,14 @@ def _game_named_in(game: str, params, policy_file: str):
     if params or str(policy_file).endswith(".npz") or not probe(policy_file, verb="read policy file"):
         raise first_error
     try:
-        with open(policy_file) as f:
-            saved = str(json.load(f).get("game", ""))
-    except (OSError, ValueError, AttributeError):
+        from ..public_tree.solution_file import is_solution_file, saved_game_id
+
+        if is_solution_file(policy_file):  # its header only
+            saved = saved_game_id(policy_file)
+        else:
+            with open(policy_file) as f:
+                saved = str(json.load(f).get("game", ""))
+    except (OSError, ValueError, AttributeError, ZerosumError):
         raise first_error from None
     items = _params_of(saved)
     if not saved.startswith(game + "(") or items is None:
@@ -784,7 +789,7 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
         cg = compile_with_progress(g, enabled=not as_json)
         ev = evaluate_policy(cg, tabulate(cg, load_networks(policy_file, cg)))
     else:
-        ev = evaluate_public(g, policy_file, form)  # None: a history-tree policy
+        ev = evaluate_public(g, policy_file, form, recorded=node is not None)  # None: a history-tree policy
     lbr_out = None
     if lbr and ev is not None and str(policy_file).endswith(".npz"):  # networks: tabulate them first
         raise ZerosumError(f"--lbr plays a tabular policy, and {policy_file} holds networks; zerosum solve "

@@ -342,7 +342,7 @@ def add_pot_fractions(result: dict, pot) -> None:
         row["exploitability_pot_fraction"] = None if nc is None else pot_fraction(nc / 2, pot)
 
 
-def evaluate_public(game, policy_file, form: str | None):
+def evaluate_public(game, policy_file, form: str | None, recorded: bool = False):
     """The Evaluation of a saved public-tree policy (zerosum.public-policy JSON), or None when the
     file is a history-tree policy and the form allows the history tree."""
     from ..core.evaluation import Evaluation
@@ -355,21 +355,47 @@ def evaluate_public(game, policy_file, form: str | None):
     if form == "history-tree":
         raise ZerosumError(f"{policy_file} is a public-tree policy; evaluate it with --form public-tree")
     resolve_form(game, "public-tree")
-    ev = load_public_policy(game, policy_file).evaluate()
+    policy = load_public_policy(game, policy_file)
+    # a solution file records its evaluation (made when saved, on the probabilities as stored):
+    # taken where asked (evaluate --node), so one node is read without the rest
+    ev = policy.evaluation if recorded and getattr(policy, "evaluation", None) else policy.evaluate()
     nc = ev["nash_conv"]
     return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
 
 
+#: the policy last read by load_public_policy: (path, size, mtime, game id) -> policy (``evaluate
+#: --node`` asks twice)
+_LOADED: dict = {}
+
+
 def load_public_policy(game, policy_file):
-    """The PublicPolicy saved in ``policy_file`` on ``game``'s public tree (built, never solved)."""
+    """The PublicPolicy saved in ``policy_file`` on ``game``'s public tree (built, never solved): a
+    solution file (zerosum.public_tree.solution_file, known by its first bytes) read block by block
+    as its nodes are asked for, or the JSON; the last one read is kept."""
     from ..public_tree.policy import PublicPolicy
+    from ..public_tree.solution_file import is_solution_file, open_solution
 
     path = Path(policy_file)
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
-    return PublicPolicy.from_dict(public_tree(game), data, source=repr(str(path)))
+        st = path.stat()
+        key = (str(path), st.st_size, st.st_mtime_ns, game.id)
+    except OSError:
+        key = None
+    if key is not None and key in _LOADED:
+        return _LOADED[key]
+    if is_solution_file(path):
+        policy = open_solution(path, public_tree(game))
+    else:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            raise ZerosumError(f"{str(path)!r} is not a JSON policy file") from None
+        policy = PublicPolicy.from_dict(public_tree(game), data, source=repr(str(path)))
+        del data
+    _LOADED.clear()
+    if key is not None:
+        _LOADED[key] = policy
+    return policy
 
 
 def node_report_public(game, policy_file, label: str) -> dict:
@@ -436,8 +462,8 @@ def node_report_lines(report: dict) -> list[str]:
     hands (reach, weight, EV, equity, and the strategy where that player acts), the categories (with
     the strategy), and for the acting player the 13x13 grid of the range at the node (percent of the
     weight in each class) and one grid per action (percent of each class taking it)."""
-    def num(x, fmt):
-        return "-" if x is None else format(x, fmt)
+    def num(x, fmt):  # a missing number (the poker family has no equity) as "-" in the column's width
+        return format("-", ">" + fmt.split(".")[0]) if x is None else format(x, fmt)
 
     actions = report["actions"]
     lines = [f"node {report['label']!r} ({report['kind']}" + (f", player {report['player']} to act: "
@@ -507,8 +533,15 @@ def _grid_lines(grid: dict, values) -> list[str]:
 
 
 def is_public_policy_file(path) -> bool:
+    """A public-tree policy: a solution file (by its first bytes) or zerosum.public-policy JSON
+    (its first 200 characters, read without the rest)."""
+    from ..public_tree.solution_file import is_solution_file
+
+    if is_solution_file(path):
+        return True
     try:
-        head = Path(path).read_text()[:200]
+        with open(path, encoding="utf-8") as f:
+            head = f.read(200)
     except (OSError, UnicodeDecodeError):
         return False
     return '"zerosum.public-policy"' in head

@@ -1,6 +1,8 @@
 """A policy on the public tree: per player, per decision node, an [action x hand] probability table.
 
-Saved as JSON (never pickle)::
+Saved as JSON (never pickle), or compactly as a solution file (``.zsp``: 16-bit or float32
+probabilities in a zip, read one node block at a time; :mod:`.solution_file`, :class:`SavedPolicy`).
+The JSON::
 
     {"format": "zerosum.public-policy", "version": 1, "game": "poker(...)",
      "hands": [[hand labels of player 0], [of player 1]],
@@ -23,6 +25,8 @@ from .form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-policy"
 VERSION = 1
+#: ``--save`` paths with this suffix are written as solution files (solution_file.py)
+SOLUTION_SUFFIX = ".zsp"
 
 
 #: entries gathered at once by :func:`normalized` (2 MiB of float64 per temporary)
@@ -174,11 +178,19 @@ class PublicPolicy:
     def to_dict(self) -> dict:
         return {**self._head(), "nodes": list(self._entries())}
 
-    def save(self, path) -> None:
+    def save(self, path, encoding: str | None = None) -> None:
         """The JSON of :meth:`to_dict`, byte for byte, written node by node (through a temporary
         sibling and a rename), so that a large policy never holds every probability as a Python
-        float in lists (32 bytes each) and then the whole text at once."""
+        float in lists (32 bytes each) and then the whole text at once.  A path ending in ``.zsp``
+        (or any ``encoding``, "uint16" or "float32") writes the compact solution file of
+        :mod:`zerosum.public_tree.solution_file` instead (uint16 unless told)."""
         from ..files import write_atomic
+
+        if encoding is not None or str(path).lower().endswith(SOLUTION_SUFFIX):
+            from .solution_file import write_solution
+
+            write_solution(self, path, encoding=encoding or "uint16")
+            return
 
         head = json.dumps(self._head(), separators=(",", ":"))[:-1]  # without the closing brace
 
@@ -220,3 +232,48 @@ class PublicPolicy:
         from .passes import nash_conv_public
 
         return nash_conv_public(self.tree, self.probs)
+
+
+class SavedPolicy(PublicPolicy):
+    """A policy read from a solution file (:mod:`.solution_file`): :meth:`table` inflates only the
+    block holding that node (blocks are kept once read); ``probs`` reads them all, the first time
+    it is asked for.  ``evaluation``: what the file records of this policy (or None)."""
+
+    def __init__(self, tree: PublicTree, reader):
+        self.tree = tree
+        self.reader = reader
+        self.evaluation = reader.header.get("evaluation")
+        self._blocks: dict = {}
+        self._probs = None
+
+    def _block(self, p: int, k: int) -> np.ndarray:
+        found = self._blocks.get((p, k))
+        if found is None:
+            from .solution_file import decode
+
+            found = self._blocks[(p, k)] = decode(self.reader.block(p, k))
+        return found
+
+    @property
+    def probs(self) -> list[np.ndarray]:
+        if self._probs is None:
+            out = [np.empty(n) for n in self.tree.infoset_actions()]
+            for p in (0, 1):
+                for k, first in enumerate(self.reader.firsts[p]):
+                    b = self._block(p, k)
+                    out[p][first:first + len(b)] = b
+                    self._blocks.pop((p, k))  # one copy
+            self._probs = out
+        return self._probs
+
+    def table(self, node: int) -> np.ndarray:
+        if self._probs is not None:
+            return super().table(node)
+        t = self.tree
+        p = int(t.player[node])
+        if t.kind[node] != DECISION:
+            raise ZerosumError(f"node {node} is not a decision node")
+        k = int(np.searchsorted(self.reader.starts[p], node, side="right")) - 1
+        n, na = t.n_hands[p], int(t.n_children[node])
+        o = int(t.offset[node]) - self.reader.firsts[p][k]
+        return self._block(p, k)[o:o + na * n].reshape(na, n)

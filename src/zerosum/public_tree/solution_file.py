@@ -1,0 +1,237 @@
+"""Saved public-tree solutions in a compact binary file (``.zsp``), read one node block at a time.
+
+The file is a zip archive (no pickle anywhere: every array member is a ``.npy`` read with
+``allow_pickle=False``), recognized by its first bytes (``PK\\x03\\x04`` followed by the name of
+the first member, ``zerosum-solution.json``), whatever the file is called.  Members, in order:
+
+``zerosum-solution.json`` (stored, not compressed: readable with ``unzip -p``)
+    ``{"format": "zerosum.public-solution", "version": 1, "game": GAME ID, "encoding": "uint16" or
+    "float32", "n_nodes": N, "infoset_actions": [A0, A1], "hands": [[labels of player 0], [of 1]],
+    "blocks": [[[first node, first offset, entries], ...] of player 0, [...] of player 1],
+    "evaluation": {"value": ..., "best_response_values": [..., ...], "nash_conv": ...} or null}``.
+    The game id rebuilds the game (and its public tree: the file is checked against it);
+    ``evaluation`` is what :func:`~zerosum.public_tree.passes.nash_conv_public` gave on the
+    probabilities as stored, when the file was written.
+``tree/kind.npy``, ``tree/player.npy``, ``tree/parent.npy``, ``tree/n_children.npy``
+    the public tree's structure (int8, int8, int32, int32 per node: 0 decision, 1 chance, 2 fold,
+    3 showdown; the acting player; the parent, -1 at the root; the number of children);
+``tree/labels.txt``, ``tree/actions.txt``
+    per node, one line each: the public label; the action labels separated by spaces;
+``p{P}/{K:06d}.npy`` (P = 0, 1; K = 0, 1, ...)
+    block K of player P's probabilities: the entries ``first offset`` to ``first offset +
+    entries`` of the player's flat array (each decision node of P, in node order, an [action x
+    hand] table, actions major), i.e. the tables of P's decision nodes from ``first node`` up
+    to the next block's.  ``uint16``: a probability x 65535, rounded so that each hand's
+    probabilities at a node add up to 65535 exactly (each within 1 / 65535 of the solver's:
+    the cumulative sums over the actions are rounded, and the entries are their differences);
+    ``float32``: the probabilities as float32.
+
+Every member but the header is deflated.  A block holds about :data:`BLOCK` entries, so that the
+table of one node is read by inflating one block (:class:`SolutionReader`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+import zlib
+
+import numpy as np
+
+from ..errors import ZerosumError
+from ..files import shown
+from .form import DECISION, PublicTree
+
+FORMAT = "zerosum.public-solution"
+VERSION = 1
+HEADER = "zerosum-solution.json"
+#: the first bytes of every solution file (a zip's local header signature, the header member's name
+#: at byte 30)
+MAGIC = b"PK\x03\x04"
+#: entries per block (256 KiB of uint16)
+BLOCK = 1 << 17
+SCALE = 65535
+ENCODINGS = ("uint16", "float32")
+_TREE_MEMBERS = ("kind", "player", "parent", "n_children")
+
+
+def is_solution_file(path) -> bool:
+    """Whether ``path`` starts as a solution file does (its magic bytes and first member's name)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(30 + len(HEADER))
+    except OSError:
+        return False
+    return head[:4] == MAGIC and head[30:] == HEADER.encode()
+
+
+def quantize(tree: PublicTree, player: int, probs: np.ndarray) -> np.ndarray:
+    """``probs`` of ``player`` as uint16: per node and hand, the cumulative sums over the actions
+    x 65535 rounded, the last set to 65535, and their differences (so each entry is within one
+    unit of probs x 65535 and each hand's entries add up to 65535)."""
+    out = np.empty(len(probs), dtype=np.uint16)
+    n = tree.n_hands[player]
+    nodes = tree.decision_nodes(player)
+    counts = tree.n_children[nodes]
+    for na in np.unique(counts):
+        offsets = tree.offset[nodes[counts == na]]
+        local = ((np.arange(na) * n)[:, None] + np.arange(n)[None, :])[None]
+        step = max(1, (1 << 18) // int(na * n))
+        for k in range(0, len(offsets), step):
+            idx = offsets[k:k + step, None, None] + local  # [k, na, n]
+            c = np.rint(np.cumsum(probs[idx], axis=1) * SCALE)
+            np.clip(c, 0, SCALE, out=c)
+            c[:, -1] = SCALE
+            c[:, 1:] -= c[:, :-1].copy()
+            out[idx] = c.astype(np.uint16)
+    return out
+
+
+def _npy(array: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.lib.format.write_array(buf, np.ascontiguousarray(array), allow_pickle=False)
+    return buf.getvalue()
+
+
+def block_plan(tree: PublicTree, player: int) -> list[list[int]]:
+    """[first node, first offset, entries] of each block of ``player``: consecutive decision nodes
+    of the player, about :data:`BLOCK` entries each (a node's table is never split)."""
+    nodes = tree.decision_nodes(player)
+    if not len(nodes):
+        return []
+    sizes = tree.n_children[nodes].astype(np.int64) * tree.n_hands[player]
+    ends = np.cumsum(sizes)
+    plan, start = [], 0
+    while start < len(nodes):
+        base = int(ends[start] - sizes[start])
+        stop = max(start + 1, int(np.searchsorted(ends, base + BLOCK, side="right")))
+        plan.append([int(nodes[start]), base, int(ends[stop - 1]) - base])
+        start = stop
+    return plan
+
+
+def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True, level: int = 6) -> dict:
+    """Write ``policy`` (a PublicPolicy) to ``path`` as a solution file (atomically); returns the
+    header.  ``evaluate``: record the evaluation of the probabilities as stored (three passes)."""
+    from ..files import write_atomic
+
+    if encoding not in ENCODINGS:
+        raise ZerosumError(f"a solution file stores probabilities as {' or '.join(ENCODINGS)}, not {encoding!r}")
+    tree = policy.tree
+    if encoding == "uint16":
+        stored = [quantize(tree, p, policy.probs[p]) for p in (0, 1)]
+    else:
+        stored = [np.asarray(policy.probs[p], dtype=np.float32) for p in (0, 1)]
+    evaluation = None
+    if evaluate:
+        from .passes import nash_conv_public
+
+        evaluation = nash_conv_public(tree, [decode(s) for s in stored])
+    plans = [block_plan(tree, p) for p in (0, 1)]
+    header = {"format": FORMAT, "version": VERSION, "game": tree.game_id, "encoding": encoding,
+              "n_nodes": int(tree.n_nodes), "infoset_actions": [int(x) for x in tree.infoset_actions()],
+              "hands": [list(tree.hand_labels[0]), list(tree.hand_labels[1])], "blocks": plans,
+              "evaluation": evaluation}
+    structure = {"kind": tree.kind.astype(np.int8), "player": tree.player.astype(np.int8),
+                 "parent": tree.parent.astype(np.int32), "n_children": tree.n_children.astype(np.int32)}
+
+    def write(tmp):
+        with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=level) as z:
+            z.writestr(zipfile.ZipInfo(HEADER), json.dumps(header, separators=(",", ":")),
+                       compress_type=zipfile.ZIP_STORED)
+            for name, array in structure.items():
+                z.writestr(f"tree/{name}.npy", _npy(array))
+            z.writestr("tree/labels.txt", "\n".join(tree.labels))
+            z.writestr("tree/actions.txt", "\n".join(" ".join(a) for a in tree.action_labels))
+            for p in (0, 1):
+                for k, (_, first, size) in enumerate(plans[p]):
+                    z.writestr(f"p{p}/{k:06d}.npy", _npy(stored[p][first:first + size]))
+
+    write_atomic(path, write)
+    return header
+
+
+def decode(block: np.ndarray) -> np.ndarray:
+    """Stored probabilities as float64 (uint16: / 65535)."""
+    if block.dtype == np.uint16:
+        return block / float(SCALE)
+    return block.astype(np.float64)
+
+
+class SolutionReader:
+    """An open solution file: the header at once, each member when asked (``reads`` counts the
+    members inflated, for the tests)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.source = shown(path)
+        self.reads = 0
+        if not is_solution_file(path):
+            raise ZerosumError(f"{self.source} is not a zerosum solution file")
+        try:
+            self.zip = zipfile.ZipFile(path)
+            self.header = json.loads(self.zip.read(HEADER))
+        except (OSError, zipfile.BadZipFile, zlib.error, KeyError, EOFError, ValueError, UnicodeDecodeError) as e:
+            raise self._broken(e) from None
+        h = self.header
+        if not isinstance(h, dict) or h.get("format") != FORMAT:
+            raise ZerosumError(f"{self.source} is not a zerosum solution file")
+        if h.get("version") != VERSION or h.get("encoding") not in ENCODINGS:
+            raise ZerosumError(f"{self.source} is a solution file of version {h.get('version')!r} "
+                               f"({h.get('encoding')!r}); this zerosum reads version {VERSION}")
+        try:
+            self.starts = [np.array([b[0] for b in h["blocks"][p]], dtype=np.int64) for p in (0, 1)]
+            self.firsts = [[int(b[1]) for b in h["blocks"][p]] for p in (0, 1)]
+            self.sizes = [[int(b[2]) for b in h["blocks"][p]] for p in (0, 1)]
+            str(h["game"])
+        except (KeyError, TypeError, IndexError, ValueError):
+            raise ZerosumError(f"{self.source}: the header of the solution file is damaged") from None
+
+    def _broken(self, e) -> ZerosumError:
+        why = "truncated or damaged" if not isinstance(e, OSError) else (e.strerror or str(e))
+        return ZerosumError(f"cannot read {self.source}: {why} (not a complete zerosum solution file)")
+
+    def array(self, name: str, dtype=None, size=None) -> np.ndarray:
+        """The ``.npy`` member ``name`` (no pickle), checked for its dtype and length."""
+        try:
+            with self.zip.open(name) as f:
+                a = np.lib.format.read_array(io.BytesIO(f.read()), allow_pickle=False)
+        except (OSError, zipfile.BadZipFile, zlib.error, KeyError, EOFError, ValueError) as e:
+            raise self._broken(e) from None
+        self.reads += 1
+        if a.ndim != 1 or (dtype is not None and a.dtype != dtype) or (size is not None and len(a) != size):
+            raise ZerosumError(f"{self.source}: member {name} is not what the header says (damaged file?)")
+        return a
+
+    def block(self, p: int, k: int) -> np.ndarray:
+        return self.array(f"p{p}/{k:06d}.npy", np.dtype(self.header["encoding"]), self.sizes[p][k])
+
+    def check_tree(self, tree: PublicTree) -> None:
+        """Refuse, in one line, a tree the file was not made on (the game, the sizes, the structure)."""
+        h = self.header
+        if h["game"] != tree.game_id:
+            raise ZerosumError(f"{self.source} was made for {h['game']!r}, not {tree.game_id!r}")
+        if (h.get("n_nodes") != tree.n_nodes or list(h.get("infoset_actions", ())) != list(tree.infoset_actions())
+                or h.get("hands") != [list(tree.hand_labels[0]), list(tree.hand_labels[1])]
+                or h["blocks"] != [block_plan(tree, p) for p in (0, 1)]):
+            raise ZerosumError(f"{self.source} does not match the public tree of {tree.game_id!r} "
+                               f"(made by another version of zerosum?)")
+        for name in _TREE_MEMBERS:
+            saved = self.array(f"tree/{name}.npy", size=tree.n_nodes)
+            if not np.array_equal(saved, getattr(tree, name)):
+                raise ZerosumError(f"{self.source} does not match the public tree of {tree.game_id!r} ({name} differs)")
+
+
+def open_solution(path, tree: PublicTree):
+    """The policy saved at ``path`` on ``tree`` (checked against it), its blocks read on demand."""
+    from .policy import SavedPolicy
+
+    reader = SolutionReader(path)
+    reader.check_tree(tree)
+    return SavedPolicy(tree, reader)
+
+
+def saved_game_id(path) -> str:
+    """The game id a solution file records (its header only)."""
+    return str(SolutionReader(path).header["game"])
