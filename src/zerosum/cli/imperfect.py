@@ -655,16 +655,23 @@ def _print_solve(r: dict) -> None:
 
 
 def _distinguishing(labels: list[str]) -> dict[str, str]:
-    """Labels made of bracketed fields (OpenSpiel's ``[Observer: 0][Private: 2][Round 1]...``)
-    shown by the fields that differ between them (``[Private: 2]``); others as they are."""
+    """Labels made of bracketed fields (OpenSpiel's ``[Observer: 0][Private: 2][Round 1]...``) or of
+    fields joined by `` | `` (OpenSpiel's multi-line strings on one line, goofspiel's ``Current
+    player: 0 | Point card sequence: 2 | ...``) shown by the fields that differ between them
+    (``[Private: 2]``, ``Point card sequence: 2``); others as they are."""
     import re
 
-    fields = [re.findall(r"\[[^\]]*\]", label) for label in labels]
-    if len(labels) < 2 or any(not f or "".join(f) != label for f, label in zip(fields, labels)) \
-            or len({len(f) for f in fields}) != 1:
+    if len(labels) < 2:
         return {label: label for label in labels}
-    varying = [k for k in range(len(fields[0])) if len({f[k] for f in fields}) > 1]
-    return {label: "".join(f[k] for k in varying) or label for label, f in zip(labels, fields)}
+    for split, join in ((lambda label: re.findall(r"\[[^\]]*\]", label), ""),
+                        (lambda label: label.split(" | "), " | ")):
+        fields = [split(label) for label in labels]
+        if any(len(f) < 2 or join.join(f) != label for f, label in zip(fields, labels)) \
+                or len({len(f) for f in fields}) != 1:
+            continue
+        varying = [k for k in range(len(fields[0])) if len({f[k] for f in fields}) > 1]
+        return {label: join.join(f[k] for k in varying) or label for label, f in zip(labels, fields)}
+    return {label: label for label in labels}
 
 
 def _print_first_actions(c, first: dict) -> None:
@@ -723,15 +730,15 @@ def _game_named_in(game: str, params, policy_file: str):
         first_error = e
     if params or str(policy_file).endswith(".npz") or not probe(policy_file, verb="read policy file"):
         raise first_error
-    try:
-        from ..public_tree.solution_file import is_solution_file, saved_game_id
+    from ..public_tree.solution_file import is_solution_file, saved_game_id
 
-        if is_solution_file(policy_file):  # its header only
+    try:
+        if is_solution_file(policy_file):  # its header only (a damaged one: that error)
             saved = saved_game_id(policy_file)
         else:
             with open(policy_file) as f:
                 saved = str(json.load(f).get("game", ""))
-    except (OSError, ValueError, AttributeError, ZerosumError):
+    except (OSError, ValueError, AttributeError):
         raise first_error from None
     items = _params_of(saved)
     if not saved.startswith(game + "(") or items is None:

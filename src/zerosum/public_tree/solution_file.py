@@ -213,10 +213,18 @@ class SolutionReader:
         if h["game"] != tree.game_id:
             raise ZerosumError(f"{self.source} was made for {h['game']!r}, not {tree.game_id!r}")
         if (h.get("n_nodes") != tree.n_nodes or list(h.get("infoset_actions", ())) != list(tree.infoset_actions())
-                or h.get("hands") != [list(tree.hand_labels[0]), list(tree.hand_labels[1])]
-                or h["blocks"] != [block_plan(tree, p) for p in (0, 1)]):
+                or h.get("hands") != [list(tree.hand_labels[0]), list(tree.hand_labels[1])]):
             raise ZerosumError(f"{self.source} does not match the public tree of {tree.game_id!r} "
                                f"(made by another version of zerosum?)")
+        for p in (0, 1):  # the blocks tile the player's array, each from the start of a node's table
+            starts, firsts, sizes = self.starts[p], self.firsts[p], self.sizes[p]
+            ok = len(starts) == 0 or (
+                int(starts.min()) >= 0 and int(starts.max()) < tree.n_nodes and np.all(np.diff(starts) > 0)
+                and np.all(tree.kind[starts] == DECISION) and np.all(tree.player[starts] == p)
+                and np.array_equal(tree.offset[starts], firsts)
+                and np.array_equal(np.cumsum(sizes) - sizes, firsts))
+            if not ok or sum(sizes) != tree.infoset_actions()[p]:
+                raise ZerosumError(f"{self.source}: the blocks of player {p} do not tile its probabilities (damaged file?)")
         for name in _TREE_MEMBERS:
             saved = self.array(f"tree/{name}.npy", size=tree.n_nodes)
             if not np.array_equal(saved, getattr(tree, name)):
