@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import wait_for
 
 #: a river spot with narrow ranges (39 public nodes): solves to 0.1 % of the pot in well under a second
 TINY = {"name": "tiny river", "board": "Ks7d2c9h5s", "pot": 10, "stack": 100,
@@ -143,3 +144,151 @@ def test_bad_run_ids_answer_one_line(client):
     assert r.status_code == 400 and "no run 'r999'" in r.json()["error"]
     r = client.post("/api/policies", json={"run": 7})
     assert r.status_code == 400 and "RUN_ID" in r.json()["error"]
+
+
+# --- in the browser ---------------------------------------------------------------------------------
+def _post_json(url, body) -> dict:
+    import urllib.request
+
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def _get_json(url) -> dict:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+@pytest.fixture(scope="module")
+def live_run(live_server):
+    """A finished tiny river run on the live server (its id)."""
+    rid = _post_json(live_server.url + "/api/runs", {"game": "holdem", "spot": TINY, "iterations": 2000,
+                                                     "target_pot_fraction": 0.001})["id"]
+    deadline = time.time() + 120
+    while _get_json(f"{live_server.url}/api/runs/{rid}")["status"] in ("starting", "running"):
+        assert time.time() < deadline
+        time.sleep(0.05)
+    return rid
+
+
+def _viewport(browser, width, height, mobile=False):
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                                  "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def _open_from_the_runs_table(browser, live_server, rid):
+    from selenium.webdriver.common.by import By
+
+    browser.get(live_server.url + "/")
+    button = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, f'tr[data-run="{rid}"] button.run-explore'),
+                      what="the run's explore button")
+    wait_for(browser, lambda b: button.is_enabled(), what="the explore button enabled")
+    button.click()
+    loaded = wait_for(browser, lambda b: b.find_element(By.ID, "explore-loaded"), what="the loaded policy")
+    assert loaded.get_attribute("data-kind") == "holdem"
+    wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#explore-node-info code").text == "::",
+             what="the root node")
+
+
+def _click_to(browser, labels):
+    from selenium.webdriver.common.by import By
+
+    for label in labels:
+        css = f'#explore-children button[data-label="{label}"]'
+        wait_for(browser, lambda b, css=css: b.find_element(By.CSS_SELECTOR, css), what=f"the button to {label}").click()
+        wait_for(browser, lambda b, label=label: b.find_element(By.CSS_SELECTOR, "#explore-node-info code").text == label,
+                 what=f"node {label}")
+
+
+def test_browser_pins_a_cell_and_sorts_the_hands_by_ev(live_server, browser, screenshot, live_run):
+    from selenium.webdriver.common.by import By
+
+    _viewport(browser, 1366, 768)
+    _open_from_the_runs_table(browser, live_server, live_run)
+    root_buttons = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#explore-children button")]
+    assert root_buttons == ["check", "bet 5 (50 % pot)", "all-in 100 (1000 % pot)"]
+    _click_to(browser, ["::c", FACING])
+    crumbs = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#explore-breadcrumb button")]
+    assert crumbs == ["root", "check", "bet 5 (50 % pot)"]
+    assert "pot 15" in browser.find_element(By.ID, "explore-pot").text
+    pid = browser.find_element(By.ID, "explore-loaded").get_attribute("data-id")
+    node = _get_json(f"{live_server.url}/api/policies/{pid}/node?label=%3A%3Acb5")
+    entry = node["players"][0]
+    mix = browser.find_element(By.ID, "explore-mix").text
+    assert mix.startswith("OOP: fold ") and "call 5" in mix and f"{100 * entry['action_mix'][1]:.1f} %" in mix
+    # a click (a tap on a phone) pins the class's figures
+    cell = browser.find_element(By.CSS_SELECTOR, '#explore-grid .cell[data-class="AA"]')
+    cell.click()
+    pinned = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, '#explore-pinned[data-class="AA"]'),
+                      what="AA pinned")
+    i = entry["hands"].index("AsAh")
+    row = pinned.find_element(By.CSS_SELECTOR, 'tr[data-hand="AsAh"]')
+    assert row.text.split()[0] == "AsAh" and f"{entry['ev'][i]:.2f}" in row.text
+    assert "AA" in pinned.text and "combos" in pinned.text
+    browser.find_element(By.TAG_NAME, "h1").click()  # the pointer leaves: the pinned figures stay
+    assert browser.find_element(By.ID, "explore-pinned").get_attribute("data-class") == "AA"
+    # sort the per-hand table by EV: one click, largest first; a second, smallest first
+    header = browser.find_element(By.CSS_SELECTOR, '#explore-hand-table th[data-key="ev"]')
+    header.click()
+    column = list(browser.find_element(By.CSS_SELECTOR, "#explore-hand-table thead tr").find_elements(By.TAG_NAME, "th"))
+    k = [th.get_attribute("data-key") for th in column].index("ev")
+
+    def evs():
+        rows = browser.find_elements(By.CSS_SELECTOR, "#explore-hand-table tbody tr")
+        return [(r.get_attribute("data-hand"), r.find_elements(By.TAG_NAME, "td")[k].get_attribute("data-v")) for r in rows]
+
+    shown = evs()
+    values = [float(v) for _, v in shown if v not in (None, "")]
+    assert len(shown) == len(entry["hands"]) and values == sorted(values, reverse=True)
+    by_hand = dict(zip(entry["hands"], entry["ev"]))
+    for hand, v in shown:
+        if v not in (None, ""):
+            assert float(v) == pytest.approx(by_hand[hand], abs=1e-12)
+    header = browser.find_element(By.CSS_SELECTOR, '#explore-hand-table th[data-key="ev"]')
+    header.click()
+    values = [float(v) for _, v in evs() if v not in (None, "")]
+    assert values == sorted(values)
+    # the filter: a class name
+    box = browser.find_element(By.ID, "explore-hand-filter")
+    box.send_keys("AA")
+    wait_for(browser, lambda b: {r.get_attribute("data-class") for r in
+                                 b.find_elements(By.CSS_SELECTOR, "#explore-hand-table tbody tr")} == {"AA"},
+             what="only AA rows")
+    browser.execute_script("document.getElementById('explore-hand-filter').value='';"
+                           "document.getElementById('explore-hand-filter').dispatchEvent(new Event('input'))")
+    browser.execute_script("document.getElementById('explore-loaded').scrollIntoView()")
+    screenshot("explore-holdem-1366x768")
+
+
+def test_phone_layout_fits_the_grid_and_the_plot(live_server, browser, screenshot, live_run):
+    from selenium.webdriver.common.by import By
+
+    _viewport(browser, 390, 844, mobile=True)
+    try:
+        _open_from_the_runs_table(browser, live_server, live_run)
+        _click_to(browser, ["::c", FACING])
+        width = browser.execute_script("return window.innerWidth")
+        assert width == 390
+        rects = browser.execute_script(
+            "return [...document.querySelectorAll('#explore-grid .cell')].slice(0, 13)"
+            ".map(c => c.getBoundingClientRect().toJSON())")
+        assert len(rects) == 13
+        assert all(r["left"] >= 0 and r["right"] <= width and r["width"] > 10 for r in rects), rects
+        browser.find_element(By.CSS_SELECTOR, '#explore-grid .cell[data-class="AKs"]').click()
+        wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, '#explore-pinned[data-class="AKs"]'),
+                 what="AKs pinned")
+        browser.execute_script("document.getElementById('explore-breadcrumb').scrollIntoView()")
+        screenshot("explore-holdem-390x844")
+        # the solve view's plot and its legend within the screen
+        browser.find_element(By.CSS_SELECTOR, '#tabs button[data-view="solve"]').click()
+        plot = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#solve-plot-holdem svg.plot"), what="the plot")
+        rect = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", plot)
+        assert rect["width"] <= width and rect["left"] >= 0 and rect["right"] <= width
+        legend = browser.find_element(By.CSS_SELECTOR, "#solve-plot-holdem .plot-legend")
+        assert legend.location["y"] >= rect["bottom"] - 1  # under the plot, not over the curves
+        assert not plot.find_elements(By.CSS_SELECTOR, "text[fill]")  # no run names drawn on it
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -33,18 +33,41 @@
 #explore-table { border-collapse: collapse; font-size: 90%; }
 #explore-table td, #explore-table th { border-bottom: 1px solid #ddd; padding: 2px 8px; text-align: left; }
 #explore-table td.prob { font-family: monospace; }
-#explore-breadcrumb button, #explore-children button { margin: 2px; }
-#explore-breadcrumb .sep { color: #888; margin: 0 2px; }
-#explore-grid { display: grid; grid-template-columns: repeat(13, 44px); gap: 1px; margin: .6em 0; }
-#explore-grid .cell { position: relative; width: 44px; height: 32px; background: #eee; overflow: hidden;
-  font-size: 11px; display: flex; flex-direction: column; }
-#explore-grid .cell .band { width: 100%; }
-#explore-grid .cell .name { position: absolute; left: 2px; top: 1px; color: #000; text-shadow: 0 0 2px #fff; }
-#explore-grid .cell.empty { background: #f7f7f7; color: #bbb; }
-#explore-legend span.swatch { display: inline-block; width: 1em; height: 1em; vertical-align: middle; margin: 0 .3em 0 .8em; }
-#explore-tooltip { position: fixed; background: #fff; border: 1px solid #888; padding: 4px 6px; font-size: 12px;
+#explore-breadcrumb, #explore-children { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 4px; margin: .3em 0; }
+#explore-breadcrumb .sep { color: #888; }
+#explore-node-info { margin: .3em 0; overflow-wrap: anywhere; }
+#explore-pot { display: flex; flex-wrap: wrap; gap: .2em 1.2em; font-weight: 600; margin: .3em 0; }
+#explore-mix { margin: .4em 0; line-height: 1.6; }
+#explore-mix { overflow-wrap: anywhere; }
+#explore-mix .mix { display: inline-block; margin-right: .2em; }
+#view-explore .swatch { display: inline-block; width: .9em; height: .9em; border-radius: 2px; vertical-align: middle; margin: 0 .25em 0 .5em; }
+#explore-panes { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+#explore-grid-box { flex: 0 1 600px; min-width: 0; max-width: 100%; }
+#explore-side { flex: 1 1 320px; min-width: 0; max-width: 100%; }
+#explore-grid { display: grid; grid-template-columns: repeat(13, minmax(0, 1fr)); gap: 1px; margin: .4em 0; width: 100%; max-width: 600px; }
+#explore-grid .cell { position: relative; aspect-ratio: 4 / 3; background: #e4e7ec; overflow: hidden; cursor: pointer;
+  font-size: clamp(8px, 2.4vw, 12px); min-width: 0; }
+#explore-grid .cell .fill { position: absolute; left: 0; right: 0; bottom: 0; display: flex; }
+#explore-grid .cell .fill.range { background: #6f74c8; }
+#explore-grid .cell .band { height: 100%; }
+#explore-grid .cell .name { position: absolute; left: 2px; top: 1px; color: #000; text-shadow: 0 0 2px #fff, 0 0 2px #fff; }
+#explore-grid .cell.empty { background: #f5f5f5; color: #bbb; cursor: default; }
+#explore-grid .cell.pinned { outline: 3px solid #1d2330; outline-offset: -2px; z-index: 1; }
+#explore-legend { line-height: 1.6; }
+#view-explore .hint { font-size: .8rem; }
+#explore-pinned { border: 1px solid var(--line); border-radius: 6px; background: #fff; padding: .4em .6em; margin-bottom: .8em; position: relative; }
+#explore-pinned .unpin { position: absolute; right: 4px; top: 4px; padding: 0 .4em; }
+#explore-pinned .figures { margin-right: 2em; }
+#view-explore .scroll { overflow-x: auto; max-width: 100%; }
+#view-explore h3 { font-size: 1rem; margin: .8em 0 .3em; }
+#explore-hand-table th.sortable { cursor: pointer; user-select: none; white-space: nowrap; }
+#explore-hand-table th.sorted[data-dir=asc]::after { content: " ▲"; }
+#explore-hand-table th.sorted[data-dir=desc]::after { content: " ▼"; }
+#explore-hand-table td { font-variant-numeric: tabular-nums; }
+#explore-hands { max-height: none; }
+#explore-tooltip { position: fixed; background: #fff; border: 1px solid #888; padding: 4px 6px; font-size: 12px; max-width: min(560px, 96vw);
   pointer-events: none; z-index: 10; box-shadow: 2px 2px 6px rgba(0,0,0,.2); }
-#explore-tooltip table td { padding: 0 4px; font-family: monospace; }
+#explore-tooltip table td, #explore-pinned table td { padding: 0 4px; font-variant-numeric: tabular-nums; }
 `);
   }
 
@@ -86,7 +109,11 @@
     current = summary;
     summaryBox.replaceChildren(
       el("div", { id: "explore-loaded", "data-id": summary.id, "data-kind": summary.kind },
-        el("b", {}, summary.game), ` — NashConv ${zs.fmt(summary.nash_conv, 6)}, ` +
+        el("b", { class: "game-id" }, summary.game),
+        summary.run ? ` — run ${summary.run} after ${summary.iteration} iterations` : "",
+        summary.pot ? ` — pot ${summary.pot}, stacks ${summary.stack}, exploitability ` +
+          `${(100 * summary.exploitability / summary.pot).toFixed(3)} % of the pot` : "",
+        ` — NashConv ${zs.fmt(summary.nash_conv, 6)}, ` +
         `exploitability ${zs.fmt(summary.exploitability, 6)}, value to player 0 ${zs.fmt(summary.value, 6)}`));
     tableBox.hidden = summary.kind !== "table";
     holdemBox.hidden = summary.kind !== "holdem";
@@ -137,35 +164,80 @@
   }
 
   // --- hold'em ----------------------------------------------------------------------------------
+  // the node's report: the path and the children in words and chips (report.betting, hold'em), the
+  // acting range's action frequencies, the 13x13 grid (cell height: the class's range weight reaching
+  // the node; split across by action frequency), the pinned class (a click or a tap), the categories
+  // and the per-hand table (sortable, filterable).
+  let pinned = null;                          // the class whose figures are pinned
+  let sortKey = "weight", sortDir = -1;       // the per-hand table's order
+  let handFilter = "";
+
+  const seat = (p) => (current && current.board ? (p === 0 ? "OOP" : "IP") : `player ${p}`);
+  const pct = (x, d = 1) => (x === null || x === undefined ? "-" : `${(100 * x).toFixed(d)} %`);
+  const chips = (x) => (x === null || x === undefined ? "-" : String(Math.round(x * 100) / 100));
+
   async function showNode(label) {
     const data = await zs.api(`/api/policies/${current.id}/node?` + new URLSearchParams({ label }).toString());
     report = data;
     if (data.player !== null && data.player !== undefined) gridPlayer = data.player;
     else if (gridPlayer === null) gridPlayer = 0;
+    pinned = null;
     renderNode();
+  }
+
+  // an action's words: "bet 50 (75 % pot)" on hold'em (the server's), the label elsewhere
+  function actionText(k) {
+    const b = report.betting;
+    return b && b.actions[k] ? b.actions[k].text : report.actions[k];
   }
 
   function renderNode() {
     const data = report;
+    const b = data.betting;
     const crumbs = el("div", { id: "explore-breadcrumb" });
     data.path.forEach((step, k) => {
       if (k) crumbs.append(el("span", { class: "sep" }, "›"));
-      crumbs.append(el("button", { "data-label": step.label, onclick: () => showNode(step.label) },
-        k ? step.action : "root"));
+      crumbs.append(el("button", { "data-label": step.label, "data-action": step.action,
+        title: step.pot !== undefined ? `pot ${chips(step.pot)}` : null,
+        onclick: () => showNode(step.label) }, k ? (step.text || step.action) : "root"));
     });
-    const what = data.kind === "decision" ? `player ${data.player} to act`
+    const what = data.kind === "decision" ? `${seat(data.player)} (player ${data.player}) to act`
       : data.kind === "chance" ? "chance: pick the card dealt" : `terminal (${data.kind})`;
+    const words = b ? b.children : null;
     const children = el("div", { id: "explore-children" },
       data.children.length ? (data.kind === "chance" ? "deal: " : "actions: ") : "",
-      data.children.map((c) => el("button", { "data-label": c.label, "data-action": c.action,
-        onclick: () => showNode(c.label) }, c.action)));
+      data.children.map((c, k) => el("button", { "data-label": c.label, "data-action": c.action,
+        title: words ? `pot ${chips(words[k].pot)} after it` : null,
+        onclick: () => showNode(c.label) }, words && data.kind !== "chance" ? words[k].text : c.action)));
+    const money = b ? el("div", { id: "explore-pot" },
+      el("span", {}, `${b.street}: pot ${chips(b.pot)}`),
+      el("span", {}, `stacks OOP ${chips(b.stacks[0])}, IP ${chips(b.stacks[1])} (effective ${chips(b.effective_stack)})`),
+      b.to_call ? el("span", {}, `to call ${chips(b.to_call)}`) : null) : null;
     const playerSel = el("select", { id: "explore-grid-player", onchange: (e) => {
-      gridPlayer = Number(e.target.value); renderNode(); } },
-      [0, 1].map((p) => el("option", { value: p, selected: p === gridPlayer }, `player ${p}'s range`)));
+      gridPlayer = Number(e.target.value); pinned = null; renderNode(); } },
+      [0, 1].map((p) => el("option", { value: p, selected: p === gridPlayer },
+        `${seat(p)}'s range (player ${p})` + (p === data.player ? ", to act" : ""))));
+    const entry = data.players[gridPlayer];
     holdemBox.replaceChildren(crumbs,
       el("div", { id: "explore-node-info" }, el("code", {}, data.label), ` — ${what}`,
         data.board ? `, board ${data.board}` : "", `, reached with probability ${zs.fmt(data.reach_probability)}`),
-      children, el("div", {}, playerSel), grid(data.players[gridPlayer]));
+      money || "", mixLine(), children, el("div", { class: "explore-form" }, playerSel),
+      el("div", { id: "explore-panes" }, grid(entry),
+        el("div", { id: "explore-side" }, el("div", { id: "explore-pinned" }), categories(entry))),
+      handTable(entry));
+    renderPinned();
+  }
+
+  // "OOP: check 62.0 %, bet 50 (75 % pot) 38.0 %": the acting range's action frequencies
+  function mixLine() {
+    const entry = report.players.find((e) => e.action_mix);
+    if (!entry) return el("div", { id: "explore-mix", class: "muted" }, "nobody acts here");
+    const colours = actionColours(report.actions);
+    return el("div", { id: "explore-mix", "data-player": entry.player },
+      el("b", {}, `${seat(entry.player)}: `),
+      report.actions.map((a, k) => el("span", { class: "mix", "data-action": a, "data-p": entry.action_mix[k] },
+        el("span", { class: "swatch", style: `background:${colours[k]}` }),
+        `${actionText(k)} ${pct(entry.action_mix[k])}` + (k < report.actions.length - 1 ? ", " : ""))));
   }
 
   function grid(entry) {
@@ -175,81 +247,188 @@
     const acting = Array.isArray(g.strategy);
     const actions = acting ? report.actions : [];
     const colours = actionColours(actions);
-    const maxWeight = Math.max(1e-12, ...g.weight.map((w) => w || 0));
     const cells = el("div", { id: "explore-grid" });
     g.classes.forEach((name, k) => {
-      const cell = el("div", { class: "cell" + (g.combos[k] ? "" : " empty"), "data-class": name,
-        "data-weight": g.weight[k] });
-      if (g.combos[k] && g.weight[k] > 0) {
+      // the class's range weight reaching the node: the mean over its combos of range x own reach
+      const level = g.combos[k] ? Math.max(0, Math.min(1, (g.reach[k] || 0) / g.combos[k])) : 0;
+      const cell = el("div", { class: "cell" + (g.combos[k] ? "" : " empty") + (name === pinned ? " pinned" : ""),
+        "data-class": name, "data-weight": g.weight[k], "data-reach": level, role: "button", tabindex: g.combos[k] ? 0 : -1 });
+      if (g.combos[k] && level > 0) {
+        const fill = el("div", { class: "fill", style: `height:${(100 * level).toFixed(2)}%` });
         if (acting) {
           actions.forEach((a, i) => {
             const f = g.strategy[i][k] || 0;
             cell.dataset["freq" + i] = f;
-            cell.append(el("div", { class: "band", "data-action": a,
-              style: `height:${(100 * f).toFixed(2)}%;background:${colours[i]}` }));
+            fill.append(el("div", { class: "band", "data-action": a,
+              style: `width:${(100 * f).toFixed(2)}%;background:${colours[i]}` }));
           });
         } else {
-          const alpha = 0.15 + 0.85 * (g.weight[k] / maxWeight);
-          cell.style.background = `rgba(80,80,160,${alpha.toFixed(3)})`;
+          fill.classList.add("range");
         }
+        cell.append(fill);
       }
       cell.append(el("span", { class: "name" }, name));
       cell.addEventListener("mouseenter", (e) => showTip(e, entry, name, k, actions));
       cell.addEventListener("mousemove", moveTip);
       cell.addEventListener("mouseleave", () => { tooltip.hidden = true; });
+      cell.addEventListener("click", () => { pinned = pinned === name ? null : name; tooltip.hidden = true;
+        for (const c of cells.children) c.classList.toggle("pinned", c.dataset.class === pinned);
+        renderPinned(); });
+      cell.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); cell.click(); } });
       cells.append(cell);
     });
     const legend = el("div", { id: "explore-legend" }, acting
-      ? ["strategy by class (band height = frequency):",
-        ...actions.flatMap((a, i) => [el("span", { class: "swatch", style: `background:${colours[i]}` }), a])]
-      : `player ${entry.player} does not act here: shading is the range weight reaching the node`);
-    box.append(legend, cells);
+      ? ["cell height: the class's range weight here; split by action frequency:",
+        ...actions.flatMap((a, i) => [el("span", { class: "swatch", style: `background:${colours[i]}` }), actionText(i)])]
+      : `${seat(entry.player)} does not act here: cell height is the range weight reaching the node`);
+    box.append(legend, cells, el("div", { class: "muted hint" }, "tap or click a cell to pin its figures"));
     return box;
   }
 
-  function showTip(event, entry, name, k, actions) {
+  // the figures of one class: its combos, weight, EV, equity and each hand's line
+  function classFigures(entry, name, actions) {
     const g = entry.grid;
-    const rows = [el("tr", {}, el("td", {}, "hand"), el("td", {}, "weight"), el("td", {}, "EV"),
-      el("td", {}, "equity"), actions.map((a) => el("td", {}, a)))];
+    const k = g.classes.indexOf(name);
+    const head = el("div", { class: "figures" }, el("b", {}, name),
+      ` ${g.combos[k]} combos, weight here ${pct(g.weight[k], 2)}, reach ${zs.fmt(g.reach[k] / Math.max(g.combos[k], 1), 3)}`,
+      g.ev[k] !== null ? `, EV ${zs.fmt(g.ev[k], 2)}` : "",
+      g.equity && g.equity[k] !== null ? `, equity ${pct(g.equity[k])}` : "",
+      Array.isArray(g.strategy) ? ": " + actions.map((a, i) => `${actionText(i)} ${pct(g.strategy[i][k])}`).join(", ") : "");
+    const rows = [el("tr", {}, el("th", {}, "hand"), el("th", {}, "weight"), el("th", {}, "EV"),
+      el("th", {}, "equity"), el("th", {}, "EQR"), actions.map((a, i) => el("th", {}, actionText(i))))];
     entry.hands.forEach((h, i) => {
       if (handClass(h) !== name) return;
-      rows.push(el("tr", {}, el("td", {}, h), el("td", {}, zs.fmt(entry.weight[i], 3)),
+      rows.push(el("tr", { "data-hand": h }, el("td", {}, h), el("td", {}, pct(entry.weight[i], 2)),
         el("td", {}, entry.ev[i] === null ? "-" : zs.fmt(entry.ev[i], 2)),
-        el("td", {}, entry.equity && entry.equity[i] !== null ? zs.fmt(entry.equity[i], 3) : "-"),
-        actions.map((a, j) => el("td", {}, zs.fmt(entry.strategy[j][i], 3)))));
+        el("td", {}, entry.equity && entry.equity[i] !== null ? pct(entry.equity[i]) : "-"),
+        el("td", {}, entry.eqr && entry.eqr[i] !== null && entry.eqr[i] !== undefined ? zs.fmt(entry.eqr[i], 2) : "-"),
+        actions.map((a, j) => el("td", {}, pct(entry.strategy[j][i])))));
     });
-    tooltip.replaceChildren(el("b", {}, name),
-      ` ${g.combos[k]} combos, range weight here ${zs.fmt(g.weight[k], 4)}, reach ${zs.fmt(g.reach[k], 3)}`,
-      g.ev[k] !== null ? `, EV ${zs.fmt(g.ev[k], 2)}` : "",
-      g.equity && g.equity[k] !== null ? `, equity ${zs.fmt(g.equity[k], 3)}` : "",
-      rows.length > 1 ? el("table", {}, rows) : el("div", {}, "no hand of this class in the range"));
+    return [head, rows.length > 1 ? el("div", { class: "scroll" }, el("table", {}, rows))
+      : el("div", {}, "no hand of this class in the range")];
+  }
+
+  function renderPinned() {
+    const box = document.getElementById("explore-pinned");
+    if (!box) return;
+    const entry = report.players[gridPlayer];
+    if (!pinned || !entry.grid) {
+      box.replaceChildren(el("span", { class: "muted" }, "no class pinned"));
+      box.removeAttribute("data-class");
+      return;
+    }
+    const actions = Array.isArray(entry.grid.strategy) ? report.actions : [];
+    box.setAttribute("data-class", pinned);
+    box.replaceChildren(el("button", { class: "unpin", onclick: () => { pinned = null; renderNode(); } }, "×"),
+      ...classFigures(entry, pinned, actions));
+  }
+
+  function categories(entry) {
+    const c = entry.categories;
+    if (!c) return el("div");
+    const acting = Array.isArray(c.strategy);
+    const actions = acting ? report.actions : [];
+    const rows = [el("tr", {}, el("th", {}, "category"), el("th", {}, "combos"), el("th", {}, "weight"),
+      el("th", {}, "EV"), el("th", {}, "equity"), actions.map((a, i) => el("th", {}, actionText(i))))];
+    c.names.forEach((name, k) => {
+      if (!c.combos[k]) return;
+      rows.push(el("tr", { "data-category": name }, el("td", {}, name), el("td", {}, c.combos[k]),
+        el("td", {}, pct(c.weight[k])), el("td", {}, c.ev[k] === null ? "-" : zs.fmt(c.ev[k], 2)),
+        el("td", {}, c.equity && c.equity[k] !== null ? pct(c.equity[k]) : "-"),
+        actions.map((a, i) => el("td", {}, pct(c.strategy[i][k])))));
+    });
+    return el("div", { id: "explore-categories" }, el("h3", {}, `${seat(entry.player)}'s hands by category`),
+      el("div", { class: "scroll" }, el("table", {}, rows)));
+  }
+
+  // --- the per-hand table -----------------------------------------------------------------------
+  function handRows(entry) {
+    const acting = Array.isArray(entry.strategy);
+    return entry.hands.map((h, i) => {
+      const row = { hand: h, class: handClass(h), category: entry.category ? entry.category[i] : "",
+        weight: entry.weight[i], equity: entry.equity ? entry.equity[i] : null, ev: entry.ev[i],
+        eqr: entry.eqr ? entry.eqr[i] : null };
+      if (acting) report.actions.forEach((a, k) => { row["a" + k] = entry.strategy[k][i]; });
+      return row;
+    });
+  }
+
+  function handTable(entry) {
+    const acting = Array.isArray(entry.strategy);
+    const columns = [["hand", "hand"], ["category", "category"], ["weight", "weight"], ["equity", "equity"],
+      ["ev", "EV"], ["eqr", "EQR"], ...(acting ? report.actions.map((a, k) => ["a" + k, actionText(k)]) : [])];
+    const filter = el("input", { type: "search", id: "explore-hand-filter", value: handFilter,
+      placeholder: "filter hands: AsAh, AKs, flush draw…",
+      oninput: (e) => { handFilter = e.target.value; fill(); } });
+    const table = el("table", { id: "explore-hand-table" });
+    const count = el("span", { id: "explore-hand-count", class: "muted" });
+    const head = el("tr", {}, columns.map(([key, name]) => el("th", { "data-key": key, class: "sortable",
+      onclick: () => { if (sortKey === key) sortDir = -sortDir; else { sortKey = key; sortDir = key === "hand" || key === "category" ? 1 : -1; } fill(); } },
+      name)));
+    const body = el("tbody");
+    table.append(el("thead", {}, head), body);
+    const rows = handRows(entry);
+    function fill() {
+      for (const th of head.children) {
+        th.classList.toggle("sorted", th.dataset.key === sortKey);
+        th.dataset.dir = th.dataset.key === sortKey ? (sortDir > 0 ? "asc" : "desc") : "";
+      }
+      const q = handFilter.trim().toLowerCase();
+      const shown = rows.filter((r) => !q || r.hand.toLowerCase().includes(q) || r.class.toLowerCase() === q
+        || r.category.toLowerCase().includes(q));
+      const key = sortKey in (rows[0] || {}) ? sortKey : "weight";
+      shown.sort((x, y) => {
+        const a = x[key], b = y[key];
+        if (a === null || a === undefined) return (b === null || b === undefined) ? 0 : 1;  // unknowns last
+        if (b === null || b === undefined) return -1;
+        return (typeof a === "string" ? a.localeCompare(b) : a - b) * sortDir;
+      });
+      body.replaceChildren(...shown.map((r) => el("tr", { "data-hand": r.hand, "data-class": r.class },
+        el("td", {}, r.hand), el("td", {}, r.category), el("td", { "data-v": r.weight }, pct(r.weight, 2)),
+        el("td", { "data-v": r.equity }, pct(r.equity)),
+        el("td", { "data-v": r.ev }, r.ev === null ? "-" : zs.fmt(r.ev, 3)),
+        el("td", { "data-v": r.eqr }, r.eqr === null || r.eqr === undefined ? "-" : zs.fmt(r.eqr, 2)),
+        acting ? report.actions.map((a, k) => el("td", { "data-v": r["a" + k] }, pct(r["a" + k]))) : [])));
+      count.textContent = `${shown.length} of ${rows.length} hands`;
+    }
+    fill();
+    return el("div", { id: "explore-hands" },
+      el("h3", {}, `${seat(entry.player)}'s hands at this node`),
+      el("div", { class: "explore-form" }, filter, count),
+      el("div", { class: "scroll" }, table));
+  }
+
+  function showTip(event, entry, name, k, actions) {
+    if (!entry.grid) return;
+    tooltip.replaceChildren(...classFigures(entry, name, actions));
     tooltip.hidden = false;
     moveTip(event);
   }
 
+  // beside the pointer, kept inside the window (the bottom rows' tips open upwards)
   function moveTip(event) {
-    tooltip.style.left = (event.clientX + 14) + "px";
-    tooltip.style.top = (event.clientY + 14) + "px";
+    const w = tooltip.offsetWidth, h = tooltip.offsetHeight;
+    let x = event.clientX + 14, y = event.clientY + 14;
+    if (x + w > window.innerWidth - 4) x = Math.max(4, event.clientX - w - 14);
+    if (y + h > window.innerHeight - 4) y = Math.max(4, event.clientY - h - 14);
+    tooltip.style.left = x + "px";
+    tooltip.style.top = y + "px";
   }
 
   // --- from the solve view ------------------------------------------------------------------------
+  // a run of the solve view, opened directly: POST /api/policies {run} (the server takes the run's
+  // average policy from its solver: no file goes through the page)
   async function openRun(runId) {
     zs.showView("explore");
-    let data;
+    let summary;
     try {
-      data = await zs.api(`/api/runs/${encodeURIComponent(runId)}/policy`);
+      summary = await zs.api("/api/policies", { method: "POST", body: { run: String(runId) } });
     } catch (e) {
-      zs.showError(`cannot open run ${runId}'s policy: GET /api/runs/${runId}/policy answered "${e.message}"; ` +
+      zs.showError(`cannot open run ${runId}'s policy: POST /api/policies {"run": "${runId}"} answered "${e.message}"; ` +
         "save it with zerosum solve --save and load the file here");
       return;
     }
-    // {game, params, policy} or the saved policy itself with {game: NAME, params} added
-    const policy = data.policy || Object.assign({}, data);
-    const name = String(data.name || data.game || "").split("(")[0];
-    if (!data.policy) { delete policy.params; delete policy.name; if (data.game_id) policy.game = data.game_id; }
-    document.getElementById("explore-game").value = name;
-    const summary = await zs.api("/api/policies", { method: "POST",
-      body: { game: name, params: data.params || {}, policy } });
+    document.getElementById("explore-game").value = summary.name || "";
     await open(summary);
   }
 

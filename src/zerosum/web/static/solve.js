@@ -261,14 +261,23 @@
     // hold'em runs on a plot of their own, in % of the pot (the other runs' NashConv is in the
     // game's own units: one axis cannot hold both)
     const holdem = runs.filter((r) => r.form === "public-tree"), others = runs.filter((r) => r.form !== "public-tree");
-    document.getElementById("solve-plot").replaceChildren(...(others.length || !holdem.length ? [plot(others)] : []));
-    document.getElementById("solve-plot-holdem").replaceChildren(...(holdem.length ? [plot(holdem, true)] : []));
+    document.getElementById("solve-plot").replaceChildren(...(others.length || !holdem.length ? [plot(others), legend(others)] : []));
+    document.getElementById("solve-plot-holdem").replaceChildren(...(holdem.length ? [plot(holdem, true), legend(holdem)] : []));
   }
 
   // a log-log SVG of NashConv against iterations, every run in its colour; ``pot``: hold'em runs,
   // their exploitability in % of the pot (the average's only: no current strategy is checked)
+  // the runs' names and colours under the plot (never over the curves)
+  function legend(runs) {
+    return el("div", { class: "plot-legend" }, runs.map((r) => el("span", { "data-run": r.id },
+      el("span", { class: "swatch", style: `background:${colorOf(r.id)}` }), ` ${r.id} ${r.algorithm} on ${r.spot_name || r.game}`)));
+  }
+
   function plot(runs, pot = false) {
-    const W = 720, H = 360, L = 64, R = 16, T = 16, B = 44;
+    // as wide as its box, up to 720 px (a phone's 390 px screen gets a narrower plot, not a cut one)
+    const box = document.getElementById("view-solve");
+    const W = Math.max(280, Math.min(720, Math.floor((box && box.clientWidth) || 720))), H = W < 500 ? 280 : 360;
+    const L = 64, R = 16, T = 16, B = 44;
     const NS = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -315,8 +324,6 @@
         if (pts.length) add("polyline", { points: pts.join(" "), fill: "none", stroke: color, "stroke-width": 2,
           "stroke-dasharray": dash, class: `curve ${key}`, "data-run": r.id });
       }
-      add("text", { x: W - R - 4, y: T + 14 + 16 * k, "text-anchor": "end", fill: color },
-        `${r.id} ${r.algorithm} on ${r.spot_name || r.game}`);
       if (pot && r.target_pot_fraction) {  // the target: a dotted line in the run's colour
         const y = 100 * r.target_pot_fraction;
         if (y >= 10 ** y0 && y <= 10 ** y1) add("line", { x1: L, x2: W - R, y1: sy(y), y2: sy(y), stroke: color,
