@@ -98,8 +98,9 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
         emit_json(out)
         return
     c = console()
+    # markup=False: a no-limit id holds "[river bet=60%]", which rich would take for a style tag
     c.print(f"{g.id}: re-solving blueprint {opts['blueprint']} at public state {r.node!r} "
-            f"({r.root_histories} root histories) by {r.method}, {solver} x {iterations}")
+            f"({r.root_histories} root histories) by {r.method}, {solver} x {iterations}", markup=False)
     for s in r.subgames:
         d = s.to_dict()
         who = " and ".join(f"player {p}" for p in s.players)
@@ -262,7 +263,7 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     d = out["depth_limited"]
     c = console()
     c.print(f"{g.id}: depth-limited solving of blueprint {opts['blueprint']}, {opts['depth']} round(s) deep, "
-            f"{opts['continuations']} continuation(s), {solver} x {iterations}")
+            f"{opts['continuations']} continuation(s), {solver} x {iterations}", markup=False)
     c.print(f"  cut tree: {d['public_nodes']:,} public nodes, {d['leaves']:,} leaves, leaf matrices "
             f"{d['leaf_matrix_bytes'] / 2**20:.1f} MiB ({r.dtype}); built in {r.build_s:.2f} s, solved in {r.solve_s:.2f} s")
     c.print(f"  NashConv of the blueprint:         {base['nash_conv']:.6f}")
@@ -353,10 +354,10 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
     c = console()
     if continual:
         c.print(f"{g.id}: continual re-solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
-                f"{variant.name} x {iterations} per re-solve; both seats the agent")
+                f"{variant.name} x {iterations} per re-solve; both seats the agent", markup=False)
     else:
         c.print(f"{g.id}: depth-limited solving, {opts['depth']} round(s) deep, {opts['leaf']} leaf values, "
-                f"{variant.name} x {iterations}; each leaf re-solved with CFR-D's gadget")
+                f"{variant.name} x {iterations}; each leaf re-solved with CFR-D's gadget", markup=False)
     if "network" in info and "held_out_mae" in info["network"]:
         n = info["network"]
         c.print(f"  value network: {n['samples']:,} solved subgames ({n['sample_s']:.1f} s), trained in "
@@ -409,7 +410,7 @@ def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias
     c = console()
     cut = "" if r.depth is None else f", {r.depth} round(s) deep, {r.continuations} continuation(s)"
     c.print(f"{g.id}: re-solving blueprint {opts['blueprint']} at public node {r.label!r} by {method}{cut}, "
-            f"{variant.name} x {iterations} (public tree)")
+            f"{variant.name} x {iterations} (public tree)", markup=False)
     for sub in r.solves:
         who = " and ".join(f"player {p}" for p in sub["players"])
         margin = "" if sub["min_margin"] is None else f", min root margin {sub['min_margin']:.6f}"
