@@ -161,3 +161,32 @@ def test_bad_files_one_line(saved, tmp_path):
     (tmp_path / "other.json").write_text(json.dumps(other))
     r = cli("evaluate", "holdem", d / "p.zsp", "--spot", tmp_path / "other.json")
     assert r.exit_code == 1 and "was made for" in r.output and r.output.count("\n") == 1, r.output
+
+
+def test_the_tree_is_inside_the_file(saved, monkeypatch):
+    """``evaluate --node`` reads the tree stored in the file (no build); the figures of the
+    kernels' passes (evaluate without --node) run on a tree built from the game."""
+    import dataclasses
+
+    d, game, tree = saved
+    stored = open_solution(d / "p.zsp", game=game).tree
+    assert stored is not tree and stored.game_id == tree.game_id
+    for f in dataclasses.fields(tree):
+        if isinstance(getattr(tree, f.name), np.ndarray):
+            assert np.array_equal(getattr(stored, f.name), getattr(tree, f.name)), f.name
+    assert stored.labels == tree.labels and stored.action_labels == tree.action_labels
+    assert stored.hand_labels == tree.hand_labels
+    expected = json.loads(cli("evaluate", "holdem", d / "p.zsp", "--node", "::c", "--json").output)
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the public tree was built")
+
+    import zerosum.cli.public_tree as cli_public_tree
+    import zerosum.public_tree.compile as compile_module
+
+    monkeypatch.setattr(cli_public_tree, "public_tree", no_build)
+    monkeypatch.setattr(compile_module, "public_tree", no_build)
+    cli_public_tree._LOADED.clear()
+    r = cli("evaluate", "holdem", d / "p.zsp", "--node", "::c", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output) == expected

@@ -355,10 +355,13 @@ def evaluate_public(game, policy_file, form: str | None, recorded: bool = False)
     if form == "history-tree":
         raise ZerosumError(f"{policy_file} is a public-tree policy; evaluate it with --form public-tree")
     resolve_form(game, "public-tree")
-    policy = load_public_policy(game, policy_file)
     # a solution file records its evaluation (made when saved, on the probabilities as stored):
-    # taken where asked (evaluate --node), so one node is read without the rest
-    ev = policy.evaluation if recorded and getattr(policy, "evaluation", None) else policy.evaluate()
+    # taken where asked (evaluate --node), so one node is read without the rest (nor a tree built)
+    policy = load_public_policy(game, policy_file, stored_tree=recorded)
+    if recorded and getattr(policy, "evaluation", None):
+        ev = policy.evaluation
+    else:  # the kernels' passes run on a tree built here, never on one read from a file
+        ev = load_public_policy(game, policy_file).evaluate()
     nc = ev["nash_conv"]
     return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
 
@@ -368,23 +371,25 @@ def evaluate_public(game, policy_file, form: str | None, recorded: bool = False)
 _LOADED: dict = {}
 
 
-def load_public_policy(game, policy_file):
+def load_public_policy(game, policy_file, stored_tree: bool = False):
     """The PublicPolicy saved in ``policy_file`` on ``game``'s public tree (built, never solved): a
     solution file (zerosum.public_tree.solution_file, known by its first bytes) read block by block
-    as its nodes are asked for, or the JSON; the last one read is kept."""
+    as its nodes are asked for, or the JSON; the last one read is kept.  ``stored_tree``: a
+    solution file's policy on the tree stored in it (no build; for the NumPy analysis of
+    ``--node``), else on the tree built from the game."""
     from ..public_tree.policy import PublicPolicy
     from ..public_tree.solution_file import is_solution_file, open_solution
 
     path = Path(policy_file)
     try:
         st = path.stat()
-        key = (str(path), st.st_size, st.st_mtime_ns, game.id)
+        key = (str(path), st.st_size, st.st_mtime_ns, game.id, stored_tree)
     except OSError:
         key = None
     if key is not None and key in _LOADED:
         return _LOADED[key]
     if is_solution_file(path):
-        policy = open_solution(path, public_tree(game))
+        policy = open_solution(path, None if stored_tree else public_tree(game), game=game)
     else:
         try:
             data = json.loads(path.read_text())
@@ -407,7 +412,7 @@ def node_report_public(game, policy_file, label: str) -> dict:
     if not is_public_policy_file(policy_file):
         raise ZerosumError(f"--node reads a public-tree policy, and {policy_file} is not one; "
                            f"zerosum solve {game.name} --form public-tree --save POLICY.json writes one")
-    policy = load_public_policy(game, policy_file)
+    policy = load_public_policy(game, policy_file, stored_tree=True)
     return to_json(node_analysis(policy.tree, policy, label))
 
 

@@ -32,6 +32,7 @@ table of one node is read by inflating one block (:class:`SolutionReader`).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import zipfile
@@ -54,6 +55,8 @@ BLOCK = 1 << 17
 SCALE = 65535
 ENCODINGS = ("uint16", "float32")
 _TREE_MEMBERS = ("kind", "player", "parent", "n_children")
+#: the modules whose classes a stored tree may name (its dataclasses: the tree, its terminals)
+_MODULES = ("zerosum.public_tree.",)
 
 
 def is_solution_file(path) -> bool:
@@ -111,6 +114,82 @@ def block_plan(tree: PublicTree, player: int) -> list[list[int]]:
     return plan
 
 
+class _NotStorable(Exception):
+    pass
+
+
+def _encode(value, name: str, members: dict):
+    """The layout of ``value`` (JSON), its arrays and texts put in ``members`` under ``name``."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"json": value}
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return {"json": value.item()}
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            raise _NotStorable(name)
+        members[name.rstrip("/") + ".npy"] = value
+        return {"npy": name.rstrip("/") + ".npy"}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        cls = type(value)
+        if not cls.__module__.startswith(_MODULES):
+            raise _NotStorable(name)
+        return {"dataclass": f"{cls.__module__}:{cls.__qualname__}",
+                "fields": {f.name: _encode(getattr(value, f.name), f"{name}{f.name}/", members)
+                           for f in dataclasses.fields(value)}}
+    if isinstance(value, dict):
+        if not all(isinstance(k, str) for k in value):
+            raise _NotStorable(name)
+        return {"dict": {k: _encode(v, f"{name}{k}/", members) for k, v in value.items()}}
+    if isinstance(value, (tuple, list)):
+        text = _lines(value)
+        if text is not None:
+            members[name.rstrip("/") + ".txt"] = text
+            return {"lines": name.rstrip("/") + ".txt", "words": not all(isinstance(v, str) for v in value),
+                    "n": len(value)}
+        return {"tuple": [_encode(v, f"{name}{k}/", members) for k, v in enumerate(value)]}
+    raise _NotStorable(name)
+
+
+def _lines(value) -> str | None:
+    """A tuple of strings as lines, or of tuples of strings as lines of words; None otherwise."""
+    if value and all(isinstance(v, str) and "\n" not in v for v in value):
+        return "\n".join(value)
+    if value and all(isinstance(v, tuple) and all(isinstance(w, str) and w and not set(w) & {" ", "\n"} for w in v)
+                     for v in value):
+        return "\n".join(" ".join(v) for v in value)
+    return None
+
+
+def _decode(layout, reader: SolutionReader):
+    import importlib
+
+    if not isinstance(layout, dict) or len(layout) > 3:
+        raise ValueError("layout")
+    if "json" in layout:
+        return layout["json"]
+    if "npy" in layout:
+        return reader.array(layout["npy"], ndim=None)
+    if "lines" in layout:
+        text = reader.text(layout["lines"])
+        lines = text.split("\n") if layout["n"] else []
+        if len(lines) != layout["n"]:
+            raise ValueError("lines")
+        return tuple(tuple(x.split(" ")) if x else () for x in lines) if layout["words"] else tuple(lines)
+    if "tuple" in layout:
+        return tuple(_decode(v, reader) for v in layout["tuple"])
+    if "dict" in layout:
+        return {str(k): _decode(v, reader) for k, v in layout["dict"].items()}
+    if "dataclass" in layout:
+        module, _, qualname = str(layout["dataclass"]).partition(":")
+        if not module.startswith(_MODULES):
+            raise ValueError("class")
+        cls = getattr(importlib.import_module(module), qualname)
+        if not dataclasses.is_dataclass(cls) or {f.name for f in dataclasses.fields(cls)} != set(layout["fields"]):
+            raise ValueError("fields")  # another version of the class: the tree is rebuilt
+        return cls(**{k: _decode(v, reader) for k, v in layout["fields"].items()})
+    raise ValueError("layout")
+
+
 def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True, level: int = 6) -> dict:
     """Write ``policy`` (a PublicPolicy) to ``path`` as a solution file (atomically); returns the
     header.  ``evaluate``: record the evaluation of the probabilities as stored (three passes)."""
@@ -133,17 +212,22 @@ def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True
               "n_nodes": int(tree.n_nodes), "infoset_actions": [int(x) for x in tree.infoset_actions()],
               "hands": [list(tree.hand_labels[0]), list(tree.hand_labels[1])], "blocks": plans,
               "evaluation": evaluation}
-    structure = {"kind": tree.kind.astype(np.int8), "player": tree.player.astype(np.int8),
-                 "parent": tree.parent.astype(np.int32), "n_children": tree.n_children.astype(np.int32)}
+    members: dict = {}
+    try:
+        layout = _encode(tree, "tree/", members)
+    except _NotStorable:  # a tree this writer cannot spell: rebuilt from the game when read
+        layout, members = None, {}
+    if layout is None or any(not isinstance(members.get(f"tree/{name}.npy"), np.ndarray) for name in _TREE_MEMBERS):
+        members = {f"tree/{name}.npy": np.asarray(getattr(tree, name)) for name in _TREE_MEMBERS}
+        layout = None
+    header["tree"] = layout
 
     def write(tmp):
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=level) as z:
             z.writestr(zipfile.ZipInfo(HEADER), json.dumps(header, separators=(",", ":")),
                        compress_type=zipfile.ZIP_STORED)
-            for name, array in structure.items():
-                z.writestr(f"tree/{name}.npy", _npy(array))
-            z.writestr("tree/labels.txt", "\n".join(tree.labels))
-            z.writestr("tree/actions.txt", "\n".join(" ".join(a) for a in tree.action_labels))
+            for name, value in members.items():
+                z.writestr(name, _npy(value) if isinstance(value, np.ndarray) else value)
             for p in (0, 1):
                 for k, (_, first, size) in enumerate(plans[p]):
                     z.writestr(f"p{p}/{k:06d}.npy", _npy(stored[p][first:first + size]))
@@ -192,17 +276,52 @@ class SolutionReader:
         why = "truncated or damaged" if not isinstance(e, OSError) else (e.strerror or str(e))
         return ZerosumError(f"cannot read {self.source}: {why} (not a complete zerosum solution file)")
 
-    def array(self, name: str, dtype=None, size=None) -> np.ndarray:
-        """The ``.npy`` member ``name`` (no pickle), checked for its dtype and length."""
+    def _read(self, name: str) -> bytes:
         try:
             with self.zip.open(name) as f:
-                a = np.lib.format.read_array(io.BytesIO(f.read()), allow_pickle=False)
+                data = f.read()
         except (OSError, zipfile.BadZipFile, zlib.error, KeyError, EOFError, ValueError) as e:
             raise self._broken(e) from None
         self.reads += 1
-        if a.ndim != 1 or (dtype is not None and a.dtype != dtype) or (size is not None and len(a) != size):
+        return data
+
+    def array(self, name: str, dtype=None, size=None, ndim: int | None = 1) -> np.ndarray:
+        """The ``.npy`` member ``name`` (no pickle), checked for its dtype and length."""
+        try:
+            a = np.lib.format.read_array(io.BytesIO(self._read(name)), allow_pickle=False)
+        except ValueError as e:
+            raise self._broken(e) from None
+        if ((ndim is not None and a.ndim != ndim) or (dtype is not None and a.dtype != dtype)
+                or (size is not None and len(a) != size)):
             raise ZerosumError(f"{self.source}: member {name} is not what the header says (damaged file?)")
         return a
+
+    def text(self, name: str) -> str:
+        try:
+            return self._read(name).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise self._broken(e) from None
+
+    def stored_tree(self, game_id: str) -> PublicTree | None:
+        """The public tree stored in the file (what the solver solved on, rebuilt without building
+        it), or None where the file has none, or one of another version of zerosum's classes."""
+        layout = self.header.get("tree")
+        if layout is None:
+            return None
+        try:
+            tree = _decode(layout, self)
+        except (ValueError, TypeError, KeyError, AttributeError, ImportError):
+            return None
+        if not isinstance(tree, PublicTree) or tree.game_id != game_id:
+            return None
+        n = tree.n_nodes
+        node_arrays = ("kind", "player", "parent", "first_child", "n_children", "board", "stake", "offset")
+        if (any(np.shape(getattr(tree, a)) != (n,) for a in node_arrays) or len(tree.labels) != n
+                or len(tree.action_labels) != n or n == 0 or int(tree.parent[0]) != -1
+                or np.any(tree.parent[1:] >= np.arange(1, n)) or np.any(tree.parent[1:] < 0)
+                or np.any(tree.first_child.astype(np.int64) + tree.n_children > n)):
+            raise ZerosumError(f"{self.source}: the stored public tree is damaged")
+        return tree
 
     def block(self, p: int, k: int) -> np.ndarray:
         return self.array(f"p{p}/{k:06d}.npy", np.dtype(self.header["encoding"]), self.sizes[p][k])
@@ -231,11 +350,21 @@ class SolutionReader:
                 raise ZerosumError(f"{self.source} does not match the public tree of {tree.game_id!r} ({name} differs)")
 
 
-def open_solution(path, tree: PublicTree):
-    """The policy saved at ``path`` on ``tree`` (checked against it), its blocks read on demand."""
+def open_solution(path, tree: PublicTree | None = None, game=None):
+    """The policy saved at ``path`` on ``tree`` (checked against it), its blocks read on demand.
+    Without ``tree``: on the tree stored in the file where it is ``game``'s (no build: what
+    ``evaluate --node`` reads), else on ``game``'s public tree, built."""
     from .policy import SavedPolicy
 
     reader = SolutionReader(path)
+    if tree is None:
+        if reader.header["game"] != game.id:
+            raise ZerosumError(f"{reader.source} was made for {reader.header['game']!r}, not {game.id!r}")
+        tree = reader.stored_tree(game.id)
+        if tree is None:
+            from .compile import public_tree
+
+            tree = public_tree(game)
     reader.check_tree(tree)
     return SavedPolicy(tree, reader)
 
