@@ -47,11 +47,11 @@ def _compare(game, repeats: int) -> dict:
     pub = public_solver("cfr+", tree)
     pub.iterate(3)  # warm-up (Numba compile)
     pub.checkpoint()
-    # the same solver on the per-node pass (no shape tree), to show what the shape pass gains
-    node_cls = type("PerNode", (type(pub),), {"shape_pass": False})
-    per_node = node_cls(tree)
-    per_node.iterate(3)
-    per_node.checkpoint()
+    # the same solver on the depth-first pass (no shape tree), to show what the shape pass gains
+    node_cls = type("DepthFirst", (type(pub),), {"shape_pass": False})
+    depth_first = node_cls(tree)
+    depth_first.iterate(3)
+    depth_first.checkpoint()
     single = public_solver("cfr+", tree, dtype="float32")
     ia = sum(tree.infoset_actions())
     row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
@@ -77,14 +77,14 @@ def _compare(game, repeats: int) -> dict:
     # the three sides in turn (a few consecutive calls each), round after round: a load change
     # mid-run hits all of them
     it = interleaved({"history": lambda: hist.iterate(1), "public": lambda: pub.iterate(1),
-                      "per_node": lambda: per_node.iterate(1)}, repeats)
+                      "depth_first": lambda: depth_first.iterate(1)}, repeats)
     nc = interleaved({"history": hist_nash_conv, "public": pub.checkpoint,  # average + current: 6 passes
-                      "per_node": per_node.checkpoint}, repeats)
+                      "depth_first": depth_first.checkpoint}, repeats)
     med = statistics.median
     row.update({"history_iter_ms": 1e3 * med(it["history"]), "public_iter_ms": 1e3 * med(it["public"]),
-                "per_node_iter_ms": 1e3 * med(it["per_node"]), "iter_ratio": paired_ratio(it, "history", "public"),
+                "depth_first_iter_ms": 1e3 * med(it["depth_first"]), "iter_ratio": paired_ratio(it, "history", "public"),
                 "history_nashconv_ms": 1e3 * med(nc["history"]), "public_nashconv_ms": 1e3 * med(nc["public"]),
-                "per_node_nashconv_ms": 1e3 * med(nc["per_node"]),
+                "depth_first_nashconv_ms": 1e3 * med(nc["depth_first"]),
                 "nashconv_ratio": paired_ratio(nc, "history", "public")})
     return row
 

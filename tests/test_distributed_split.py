@@ -90,7 +90,7 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
     # the depth-first pass's float32 arithmetic (its regret matching divides in float32), split in
     # two threads as the workers split it in processes
     single = public_solver("dcfr", tree, dtype="float32", threads=2)
-    assert single.workspace.threads == 2 and not single.workspace.per_node
+    assert single.workspace.threads == 2 and single.shapes is None
     expect = single.run(100, [10, 100])
     wide = public_solver("dcfr", tree).run(100, [100])[-1]
     split = split_solver("dcfr", tree, 2, checkpoint_every=50, dtype="float32")

@@ -172,13 +172,14 @@ def test_rank_evaluator_equals_dense_matrices(params):
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
         from zerosum.public_tree.passes import Workspace
 
-        wa, wb = Workspace(fast, np.float64, per_node=True), Workspace(dense, np.float64, per_node=True)
+        wa, wb = Workspace(fast, np.float64), Workspace(dense, np.float64)
         for p in (0, 1):
-            va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
-            vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
+            avg_a, avg_b = np.zeros(len(a[p])), np.zeros(len(b[p]))
+            va = wa.walk(p, a[p], a[1 - p], mode, avg_a, 1.0, (1.0, 1.0, 1.0, False))
+            vb = wb.walk(p, b[p], b[1 - p], mode, avg_b, 1.0, (1.0, 1.0, 1.0, False))
             assert abs(va - vb) < 1e-12
-            assert np.allclose(wa.val, wb.val, rtol=1e-12, atol=1e-14)
-            assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-14)
+            assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-14)  # every node's values, through its regrets
+            assert np.allclose(avg_a, avg_b, rtol=1e-12, atol=1e-14)
 
 
 def test_public_chance_sampling_is_unbiased():
@@ -217,31 +218,39 @@ def test_public_chance_sampling_is_unbiased():
     assert solver.run(3000)[-1]["nash_conv_average"] < 0.5  # uniform: 4.75
 
 
-@pytest.mark.parametrize("params", [{}, {"ranks": 13, "copies": 4, "raises": 3}, "holdem"], ids=["leduc", "13x4", "holdem"])
-def test_depth_first_pass_equals_breadth_order_pass(params):
-    """The solvers' depth-first traversal against the per-node one: every mode, sampling too."""
+@pytest.mark.parametrize("params", [KUHN, {}, {"ranks": 6, "copies": 3, "raises": 3}, "holdem"],
+                         ids=["kuhn", "leduc", "6x3", "holdem"])
+def test_depth_first_pass_equals_the_oracle(params):
+    """The one depth-first pass against the plain per-node traversal of tests/pass_oracle.py (dense
+    terminal matrices, NumPy): every mode, a variant's regret rule, the average, sampling too."""
+    from pass_oracle import dense_terminals, oracle_pass
+
     from zerosum.poker.holdem import HoldemGame
     from zerosum.public_tree.passes import Workspace
 
-    game = HoldemGame(board="Ks7d2c9h", range0="22+,A2s+,KTo+", range1="88+,AJs+,KQo,T9s,76s") \
+    game = HoldemGame(board="Ks7d2c9h", range0="JJ+,AQs+,KQo,T9s", range1="99+,AJs+,KQo,T9s,76s") \
         if params == "holdem" else load_game("poker", **params)
     tree = public_tree(game)
-    dfs, bfs = Workspace(tree, np.float64), Workspace(tree, np.float64, per_node=True)
+    dense = dense_terminals(tree, game)
+    dfs = Workspace(tree, np.float64)
     rng = np.random.default_rng(1)
     sums = [rng.random(n) * (rng.random(n) < 0.8) for n in tree.infoset_actions()]
     chance = np.flatnonzero(tree.kind == 1)
     sample = np.zeros(tree.n_nodes, dtype=np.int64)
     sample[chance] = rng.integers(0, tree.n_children[chance])
-    for mode, draw in [(0, None), (1, None), (2, None), (0, sample)]:
+    rule = (1.0, 0.7, 0.3, True)
+    for mode, draw in [(0, None), (1, None), (2, None), (0, sample if len(chance) else None)]:
         for p in (0, 1):
             a, b = [s.copy() for s in sums], [s.copy() for s in sums]
             avg_a, avg_b = np.zeros(len(a[p])), np.zeros(len(a[p]))
-            va = dfs.walk(p, a[p], a[1 - p], mode, avg_a, 2.0, (1.0, 0.7, 0.3, True), sample=draw)
-            vb = bfs.walk(p, b[p], b[1 - p], mode, avg_b, 2.0, (1.0, 0.7, 0.3, True), sample=draw)
+            va = dfs.walk(p, a[p], a[1 - p], mode, avg_a, 2.0, rule, sample=draw)
+            vb, _, visited = oracle_pass(tree, dense, p, b[p], b[1 - p], mode, avg_b, 2.0, rule, sample=draw)
             assert abs(va - vb) <= 1e-12 * max(1.0, abs(vb))
-            assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-15)
+            assert np.allclose(a[p], b[p], rtol=1e-10, atol=1e-13)
             assert np.allclose(avg_a, avg_b, rtol=1e-12, atol=1e-15)
-            assert dfs.visited == bfs.visited
+            assert dfs.visited == visited
+            if mode == 0:
+                assert not np.array_equal(a[p], sums[p])  # the regrets did move
 
 
 @pytest.mark.parametrize("name", ["pcfr+", "pdcfr+"])
@@ -276,23 +285,3 @@ def test_sampling_pays_has_a_public_tree_table():
         cells = dict(zip(public.columns, row))
         assert cells["public CFR+ s"] is not None and cells["CFR+ iterations"] >= 1
     assert dict(zip(public.columns, public.rows[1]))["game"].startswith("holdem(")
-
-
-@pytest.mark.parametrize("params", [{}, {"ranks": 4, "copies": 4}, KUHN])
-def test_fused_best_response_and_value_equal_the_separate_passes(params):
-    """NashConv's per-node shortcuts (player 0's best response and the value in one pass; both best
-    responses and the value in one traversal) give what the BEST_RESPONSE and EXPECT passes give,
-    on any strategies."""
-    from zerosum.public_tree import kernels
-    from zerosum.public_tree.passes import Workspace
-
-    tree = public_tree(load_game("poker", **params))
-    rng = np.random.default_rng(3)
-    src = [rng.random(n) - 0.3 for n in tree.infoset_actions()]  # some hands with no positive entry
-    ws = Workspace(tree, np.float64, updates=False, per_node=True)
-    br0, value = ws.best_response_and_value(0, src[0], src[1])
-    assert br0 == ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
-    assert value == ws.walk(0, src[0], src[1], kernels.EXPECT)
-    assert br0 > value
-    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-    assert ws.nash_conv_passes(src[0], src[1]) == (br0, br1, value)  # all three in one traversal

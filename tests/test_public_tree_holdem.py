@@ -35,7 +35,7 @@ def test_sweep_equals_dense_matrices(board):
     sums = [rng.random(n) * (rng.random(n) < 0.7) for n in tree.infoset_actions()]
     for mode in (0, 1, 2):
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
-        wa, wb = Workspace(tree, np.float64, per_node=True), Workspace(dense, np.float64, per_node=True)
+        wa, wb = Workspace(tree, np.float64), Workspace(dense, np.float64)
         for p in (0, 1):
             va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
             vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
@@ -43,8 +43,7 @@ def test_sweep_equals_dense_matrices(board):
             # p's list is its range (every hand of positive weight), a window of the sweep's list
             n = tree.n_hands[p]
             assert (tree.ranges[p] > 0).all() and n < len(tree.terminals.cards)
-            assert np.allclose(wa.val[:, :n], wb.val[:, :n], rtol=1e-10, atol=1e-15)
-            assert np.allclose(a[p], b[p], rtol=1e-10, atol=1e-15)
+            assert np.allclose(a[p], b[p], rtol=1e-10, atol=1e-15)  # every node's values, through its regrets
 
 
 def test_sweep_ties_and_removal_by_hand():
@@ -52,19 +51,24 @@ def test_sweep_ties_and_removal_by_hand():
     a split pot between two such hands, and a hand holding Ac beats them."""
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
     tree = public_tree(game)
-    ws = Workspace(tree, np.float64, per_node=True)
-    ones = [np.ones(n) for n in tree.infoset_actions()]
-    ws.walk(0, ones[0], ones[1], 2)
+    from zerosum.public_tree import kernels
+    from zerosum.public_tree.arrays import card_scratch
+
     showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))
     hands = list(tree.hand_labels[0])
     c = tree.terminals.const[0]
     stake = tree.stake[showdown]
     # player 1 reached the check-check showdown by one uniform choice at its node
     reach = 1.0 / tree.n_children[tree.parent[showdown]]
+    opp = np.zeros((1, tree.width))
+    opp[0, :tree.n_hands[1]] = reach
+    val = np.zeros((tree.n_nodes, tree.width))
+    kernels.terminal(showdown, 0, 0, tree.player[showdown], False, stake, tree.board[showdown], opp, val,
+                     tree.terminals.kernel_args(), card_scratch(tree.width))
     # AcKc beats both of player 1's hands (no shared card): stake * c * their reach
-    assert ws.val[showdown, hands.index("AcKc")] == pytest.approx(2 * stake * c * reach)
+    assert val[showdown, hands.index("AcKc")] == pytest.approx(2 * stake * c * reach)
     # KhQh ties KdQd and QsJs (both play the board): 0
-    assert ws.val[showdown, hands.index("KhQh")] == pytest.approx(0.0)
+    assert val[showdown, hands.index("KhQh")] == pytest.approx(0.0)
 
 
 @pytest.mark.parametrize("board,r0,r1", [("Ks7d2c9h3s", "AA,KK,77,AK", "QQ,KQ,98s,A7s"),

@@ -23,9 +23,9 @@ MEMBERS = {"kuhn": KUHN, "leduc": {}, "ranks6": {"ranks": 6}, "ranks5x3": {"rank
            "ranks13x4": {"ranks": 13, "copies": 4, "raises": 3}}
 
 
-def _per_node(name, tree, dtype):
+def _depth_first(name, tree, dtype):
     cls = public_solver_class(name, dtype)
-    return type("PerNode", (cls,), {"shape_pass": False})(tree)
+    return type("DepthFirst", (cls,), {"shape_pass": False})(tree)
 
 
 def _agree(a, b, tol=1e-12):
@@ -61,19 +61,22 @@ def test_shape_tree_covers_every_public_node_once(member):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", ["cfr", "cfr+", "lcfr", "dcfr"])
 @pytest.mark.parametrize("member", list(MEMBERS))
-def test_shape_pass_is_the_per_node_pass(member, name, dtype):
+def test_shape_pass_is_the_depth_first_pass(member, name, dtype):
+    """The same run to 1e-12 in float64; in float32 to float32's rounding, as the shape pass
+    normalizes in float64 and the depth-first pass divides in the sums' dtype."""
     tree = public_tree(load_game("poker", **MEMBERS[member]))
-    shaped, plain = public_solver(name, tree, dtype=dtype), _per_node(name, tree, dtype)
+    shaped, plain = public_solver(name, tree, dtype=dtype), _depth_first(name, tree, dtype)
     assert shaped.shapes is not None and plain.shapes is None
+    tol = 1e-12 if dtype == "float64" else 2e-4  # (DCFR on Leduc, 14 iterations: 7e-5 apart)
     for _ in range(2):
         shaped.iterate(7)
         plain.iterate(7)
         for p in (0, 1):
-            assert _agree(shaped.in_form_layout(shaped.regrets)[p], plain.regrets[p])
-            assert _agree(shaped.in_form_layout(shaped.average)[p], plain.average[p])
+            assert _agree(shaped.in_form_layout(shaped.regrets)[p], plain.regrets[p], tol)
+            assert _agree(shaped.in_form_layout(shaped.average)[p], plain.average[p], tol)
         a, b = shaped.checkpoint(), plain.checkpoint()
         for key in ("nash_conv_average", "nash_conv_current", "value_average"):
-            assert abs(a[key] - b[key]) <= 1e-12 * max(1.0, abs(b[key])), key
+            assert abs(a[key] - b[key]) <= tol * max(1.0, abs(b[key])), key
     assert shaped.nodes_touched == plain.nodes_touched
     assert shaped.regrets[0].dtype == np.dtype(dtype)
 
@@ -82,7 +85,7 @@ def test_shape_pass_with_the_dense_evaluator():
     """The per-row fallback for terminals without the O(ranks) evaluator (dense matrices)."""
     game = load_game("poker", ranks=4, copies=3)
     tree = poker_public_tree(game, rank_form=False)
-    shaped, plain = public_solver("cfr+", tree), _per_node("cfr+", tree, "float64")
+    shaped, plain = public_solver("cfr+", tree), _depth_first("cfr+", tree, "float64")
     shaped.iterate(15)
     plain.iterate(15)
     for p in (0, 1):
@@ -98,7 +101,7 @@ def test_shape_pass_on_a_holdem_turn_subgame():
     # (hold'em solves depth first by default: the shape and per-node passes asked for by name)
     cls = public_solver_class("dcfr", "float64")
     shaped = type("Shaped", (cls,), {"sweep_depth_first": False})(tree)
-    plain = type("PerNode", (cls,), {"sweep_depth_first": False, "shape_pass": False})(tree)
+    plain = type("DepthFirst", (cls,), {"sweep_depth_first": False, "shape_pass": False})(tree)
     assert shaped.shapes is not None and shaped.shapes.entries.max() > 40
     shaped.iterate(10)
     plain.iterate(10)
@@ -112,12 +115,12 @@ def test_states_and_policies_are_in_the_form_layout(tmp_path):
     """A state saved by the shape pass resumes on the per-node pass (and back) bit for bit; the
     policy file and its NashConv are the per-node solver's."""
     tree = public_tree(load_game("poker", ranks=5, copies=3))
-    full = _per_node("dcfr", tree, "float64")
+    full = _depth_first("dcfr", tree, "float64")
     full.run(20)
     half = public_solver("dcfr", tree)
     half.run(10)
     np.savez(tmp_path / "s.npz", **half.state_dict())
-    resumed = _per_node("dcfr", tree, "float64")
+    resumed = _depth_first("dcfr", tree, "float64")
     resumed.load_state_dict(dict(np.load(tmp_path / "s.npz")))
     resumed.run(20)
     for p in (0, 1):
@@ -140,7 +143,7 @@ def test_sampling_and_predictive_variants_keep_their_passes():
     assert public_solver("pcfr+", tree).shapes is None
 
 
-def test_shape_nash_conv_is_the_per_node_one():
+def test_shape_nash_conv_is_the_depth_first_one():
     tree = public_tree(load_game("poker", ranks=6))
     solver = public_solver("cfr", tree)
     rng = np.random.default_rng(4)
@@ -159,7 +162,7 @@ def test_terminal_rows_are_not_stored():
     assert solver.workspace.opp.nbytes == inner * 13 * 8
 
 
-def test_a_tree_without_identical_subtrees_runs_per_node_shapes():
+def test_a_tree_without_identical_subtrees_runs_one_shape_per_node():
     """With the public card's subtrees made different (the folder of one fold changed), they do not
     all collapse, and the pass still agrees; a changed stake alone does not split them (stakes are
     per row)."""
@@ -174,7 +177,7 @@ def test_a_tree_without_identical_subtrees_runs_per_node_shapes():
     sh = shape_tree(tree)
     for odd, split in ((dataclasses.replace(tree, stake=stake), False), (dataclasses.replace(tree, player=player), True)):
         # (each shares ``extra`` with tree: the shape cache must tell)
-        shaped, plain = public_solver("cfr+", odd), _per_node("cfr+", odd, "float64")
+        shaped, plain = public_solver("cfr+", odd), _depth_first("cfr+", odd, "float64")
         assert (shaped.shapes.n_shapes > sh.n_shapes) == split
         shaped.iterate(10)
         plain.iterate(10)

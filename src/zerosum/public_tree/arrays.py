@@ -112,26 +112,6 @@ class ShapeArrays(NamedTuple):
     rowc: np.ndarray
 
 
-class NodeScratch(NamedTuple):
-    """Scratch of a per-node pass (:mod:`zerosum.public_tree.kernels`), made once by its caller so
-    that the pass allocates nothing and runs without reference counting: ``den``/``uni`` a node's
-    regret-matching pair per hand (float64), ``row`` one row (the solver's dtype) a called
-    evaluator reads the reach from, ``strat`` the updating player's strategy from the way down to
-    the way up (float64, at least as long as its sums), ``cs`` the sweep's (:func:`card_scratch`)."""
-
-    den: np.ndarray
-    uni: np.ndarray
-    row: np.ndarray
-    strat: np.ndarray
-    cs: np.ndarray
-
-
-def node_scratch(width: int, dtype, entries: int) -> NodeScratch:
-    """A :class:`NodeScratch` for hand lists up to ``width`` and sums up to ``entries`` long."""
-    return NodeScratch(np.zeros(width), np.zeros(width), np.zeros((1, width), dtype=dtype), np.zeros(entries),
-                       card_scratch(width))
-
-
 class TerminalBatches(NamedTuple):
     """Where the depth-first pass evaluates a subtree's terminals together (hold'em's sweep
     evaluator; :func:`zerosum.public_tree.kernels.batch_plan` makes it, from the tree, once): the
@@ -154,7 +134,7 @@ NO_BATCHES = TerminalBatches(*(np.zeros(0, dtype=np.int32) for _ in range(5)))
 
 
 class DepthScratch(NamedTuple):
-    """The depth-first pass's vectors per depth (:func:`zerosum.public_tree.kernels.walk_dfs`), made
+    """The depth-first pass's vectors per depth (:func:`zerosum.public_tree.kernels.dfs_from`), made
     once by its caller: reach down (``opp``, ``own``), values up (``val``), regret-matching totals
     (``tot``), per-action values (``cfv``), sampling weights (``iw``, float64), the predictive
     variants' values (``pval``, ``pcfv``: one depth where there is no prediction) and the path

@@ -1,10 +1,7 @@
 """The one Numba pass over the public tree: reach vectors down, value vectors up, hands inside.
 
-Two traversals of the same pass: :func:`walk_dfs` (the solvers': depth first, vectors per depth,
-O(depth x hands) memory) and :func:`walk` (breadth order over the node arrays, a vector per node
-kept for inspection and tests); the tests check that they agree.
-
-A pass is for one player p (the one whose values are computed).  Top-down, every node gets the
+:func:`dfs_from` walks the tree depth first with vectors per depth (O(depth x hands) memory).  A
+pass is for one player p (the one whose values are computed).  Top-down, every node gets the
 opponent's reach vector (and, when updating, p's own reach); bottom-up, every node gets p's value
 vector (counterfactual: chance and the opponent inside, p's own probabilities not).  ``mode``:
 
@@ -14,59 +11,45 @@ vector (counterfactual: chance and the opponent inside, p's own probabilities no
 * BEST_RESPONSE: the max over actions at p's nodes;
 * EXPECT: the expectation under p's strategy ``src_p``.
 
-A strategy is never stored: at any node it is the positive part of ``src`` normalized over the
-actions, uniform where none is positive.  That is regret matching on cumulative regrets and
-normalization on the average-strategy sums, so the same code reads either.  Returns
-sum_i range_p(i) * value_root(i), p's expected payoff.
+A strategy is never stored (but a predictive variant's): at any node it is the positive part of
+``src`` normalized over the actions, uniform where none is positive.  That is regret matching on
+cumulative regrets and normalization on the average-strategy sums, so the same code reads either.
+Returns sum_i range_p(i) * value_root(i), p's expected payoff.
 
-The passes: :func:`walk` (UPDATE, BEST_RESPONSE, EXPECT; public chance sampling),
-:func:`best_response_and_value`, :func:`nash_conv_passes` (per node, breadth order) and
-:func:`walk_dfs` (depth first, predictive variants); the shape passes are in
-:mod:`zerosum.public_tree.shape_kernels`.  The Ray split runs :func:`dfs_from` as the threads do
-(the trunk with a cut on the driver, each subtree from its root in a worker).
-Every pass takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, the evaluator's
+What the pass also runs, each where it is asked for: public chance sampling (``sample``), the
+predictive variants' bottom-up strategies (``predict``), 16-bit storage (``scales``: the updates
+through :func:`_row_grown`, :func:`_row_decoded_regrets` and :func:`_encode_node`), suit
+isomorphism's mirrors (:func:`_mirror_add`), the terminal batches (:func:`batch_terminals`) and the
+cut (``cut``): :class:`zerosum.public_tree.passes.Workspace` runs a threaded pass in three calls,
+the trunk down to the first chance nodes (``cut=1``), their subtrees in :func:`cut_thread` (one
+call per Python thread, the GIL released, one depth-first scratch each), the trunk up from their
+values (``cut=2``), with the same figures bit for bit (see :func:`dfs_from` and
+:func:`cut_values`); the Ray split runs the same three parts with its workers for the threads
+(:mod:`zerosum.public_tree.split`).  The tests check the pass against a plain per-node traversal
+(``tests/pass_oracle.py``).  The poker family's shape pass (:mod:`zerosum.public_tree.shape_kernels`,
+identical subtrees walked once) is the one other traversal.
+
+Every call takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, the evaluator's
 data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's regret rule as a
 :class:`~zerosum.public_tree.arrays.Rule` and its scratch from the caller
-(:class:`~zerosum.public_tree.arrays.NodeScratch`, :class:`~zerosum.public_tree.arrays.DepthScratch`),
-so the four compile without reference counting (``_node_pass`` says why).  The shared
-pieces each calls, written once here (the shape passes call them too):
+(:class:`~zerosum.public_tree.arrays.DepthScratch`), so it compiles without reference counting
+(``_node_pass`` says why).  The shared pieces, written once here (the shape passes call them too):
 
 * regret matching, :func:`match` (a sum of positive parts to (denominator, uniform part)),
   :func:`share` and :func:`matched` (one entry's probability), :func:`denominators` (a node's
-  per hand): every pass and the shape passes' normalizations;
-* down: :func:`copy_down` (a child's reach is its parent's), :func:`reach_down` (times the
-  strategy) and :func:`own_reach_down` (p's own reach, the average and the stored strategy on the
-  way): :func:`walk`, :func:`best_response_and_value`, :func:`nash_conv_passes`;
+  per hand): the shape passes' normalizations;
 * terminals: :func:`leaf_values` (the poker family's :func:`rank_terminal` inlined, the other
-  evaluators' :func:`terminal` called): every per-node and depth-first pass;
-  the shape passes call :func:`terminal` per row and their own rank sweep over rows;
-* up: :func:`sum_rows` (a node's children's rows), :func:`max_children`, :func:`expect_children` (the mean under the strategy),
-  :func:`mean_children` (under the strategy kept on the way down), :func:`regret_updates` and
-  :func:`root_value`: :func:`walk`, :func:`best_response_and_value` and :func:`nash_conv_passes`;
-  :func:`walk_dfs` calls :func:`leaf_values` and :func:`root_value`, and runs its
-  loops over hands as the row helpers ``_row_*`` (regret matching, the average, the regret rule
-  as selects on 1-D rows: vectorized, see there), summing its children as they finish.
+  evaluators' :func:`terminal` called); the shape passes call :func:`terminal` per row and their
+  own rank sweep over rows;
+* the depth-first pass's loops over hands as the row helpers ``_row_*`` (regret matching, the
+  average, the regret rule as selects on 1-D rows: vectorized, see there).
 
-16-bit storage (``dtype="int16"``): :func:`dfs_from` with node ``scales``, its updates through
-:func:`_row_grown`, :func:`_row_decoded_regrets` and :func:`_encode_node` (see there).
-
-Threads (``--option threads=N``): :func:`walk_dfs` is :func:`dfs_from` at the root; with N > 1
-:class:`zerosum.public_tree.passes.Workspace` runs it in three calls, the trunk down to the first
-chance nodes (``cut=1``), their subtrees in :func:`cut_thread` (one call per Python thread, the
-GIL released, one depth-first scratch each), the trunk up from their values (``cut=2``): the
-same figures bit for bit (see :func:`dfs_from` and :func:`cut_values`).
-
-Where a pass needs two of these on the same entries (best_response_and_value's values and
-expectations, nash_conv_passes' player-0 vectors, the trunk's two reach vectors) it runs them as
-two loops: the same operations per entry in the same order, so the same figures.
 :func:`matched` is ``max(x, 0) / d + u`` with (d, u) = (t, 0) or (1, 1 / na), which equals
-``(x / t if x > 0 else 0) if t > 0 else 1 / na`` bit for bit (for x > 0 the same quotient plus an
-exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na; an added +0 changes no sum), so
-the Ray split's trunk and the single process agree bit for bit.  The depth-first pass writes
-regret matching as the select form (:func:`_strategy`, :func:`_totals` and the row helpers
-``_row_*``, which compute the same figures) because its totals are of the solver's dtype, and in
-float32 its division must stay float32, which :func:`matched` (float64 after ``max(x, 0.0)``)
-would not.
+``(x / t if x > 0 else 0) if t > 0 else 1 / na`` bit for bit in float64 (for x > 0 the same
+quotient plus an exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na).  The depth-first
+pass writes regret matching in the select form (the row helpers ``_row_*``) because its totals
+are of the solver's dtype, and in float32 its division must stay float32, which :func:`matched`
+(float64 after ``max(x, 0.0)``) would not.
 """
 
 from __future__ import annotations
@@ -76,7 +59,6 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ..solvers.rules import regret_update
 from .arrays import DepthScratch
 from .form import CHANCE_NODE, DECISION, FOLD
 from .simd import abs_max, fold_values4, hand_values, lane_prefix, lane_sums4
@@ -86,8 +68,8 @@ UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 #: The shared pieces are inlined (``inline="always"``): called instead, each call passes the
 #: tree's and the evaluator's named tuples, which costs the passes more than the shorter compile
 #: saves (docs/public-tree.md, "History of the kernels' figures").
-#: The per-node passes: compiled without Numba's reference counting, as the shape passes
-#: (``_nrt=False``; their scratch comes in a NodeScratch, so they allocate nothing), because each
+#: The depth-first pass: compiled without Numba's reference counting, as the shape passes
+#: (``_nrt=False``; its scratch comes in a DepthScratch, so it allocates nothing), because each
 #: shared piece inlined into the loop over nodes would otherwise count its array arguments up and
 #: down at every node.
 _node_pass = njit(cache=True, error_model="numpy", _nrt=False)
@@ -135,54 +117,13 @@ def denominators(src, o, na, n, den, uni):
         den[i] = d
 
 
-# --- down: reach vectors from a node to its children ---------------------------------------------
+# --- the root's reach and value ------------------------------------------------------------------
 
 @njit(cache=True, inline="always", error_model="numpy")
 def root_reach(r, rng):
     """Row 0 of r = the range rng (the root's reach)."""
     for j in range(len(rng)):
         r[0, j] = rng[j]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def copy_down(r, n, c0, na, nh):
-    """Rows c0 .. c0 + na - 1 of r = row n (a reach that does not change at n)."""
-    for c in range(c0, c0 + na):
-        for j in range(nh):
-            r[c, j] = r[n, j]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def reach_down(r, n, c0, na, nh, src, o, den, uni):
-    """Row c0 + a of r = row n times the strategy's action a (regret matching of ``src`` at
-    offset o; ``den``/``uni`` scratch)."""
-    denominators(src, o, na, nh, den, uni)
-    for a in range(na):
-        base = o + a * nh
-        c = c0 + a
-        for j in range(nh):
-            r[c, j] = r[n, j] * matched(src[base + j], den[j], uni[j])
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def own_reach_down(own, n, c0, na, nh, src, o, den, uni, avg, aw, strat):
-    """:func:`reach_down` of the updating player's own reach, adding ``aw`` times each reach to the
-    average sums ``avg`` (none where ``avg`` is empty) and keeping the strategy in ``strat`` for
-    the way up (none where it is empty)."""
-    denominators(src, o, na, nh, den, uni)
-    add = len(avg) > 0
-    keep = len(strat) > 0
-    for a in range(na):
-        base = o + a * nh
-        c = c0 + a
-        for i in range(nh):
-            sigma = matched(src[base + i], den[i], uni[i])
-            if keep:
-                strat[base + i] = sigma
-            reach = own[n, i] * sigma
-            own[c, i] = reach
-            if add:
-                avg[base + i] += aw * reach
 
 
 # --- terminals ------------------------------------------------------------------------------------
@@ -205,62 +146,6 @@ def leaf_values(tree, term, n, p, opp, orow, val, vn, row, copy, cs):
                 row[0, j] = opp[orow, j]
             r = 0
         terminal(vn, r, p, tree.player[n], k == FOLD, tree.stake[n], tree.board[n], row, val, term, cs)
-
-
-# --- up: value vectors from the children to a node ------------------------------------------------
-
-@njit(cache=True, inline="always", error_model="numpy")
-def sum_rows(val, n, src, r0, count, nh):
-    """Row n of val = the sum of rows r0 .. r0 + count - 1 of src (in order)."""
-    for i in range(nh):
-        val[n, i] = src[r0, i]
-    for r in range(r0 + 1, r0 + count):
-        for i in range(nh):
-            val[n, i] += src[r, i]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def max_children(val, n, c0, na, nh):
-    """Row n of val = the max of rows c0 .. c0 + na - 1 (in order)."""
-    for i in range(nh):
-        val[n, i] = val[c0, i]
-    for c in range(c0 + 1, c0 + na):
-        for i in range(nh):
-            val[n, i] = max(val[n, i], val[c, i])
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def mean_children(val, n, c0, na, nh, w, o, den, uni, stored):
-    """Row n of val = the children's rows weighted by the strategy at offset o: ``w`` itself where
-    ``stored`` (a constant at each call: kept on the way down), else regret matching of ``w``
-    (``den``/``uni`` from :func:`denominators`)."""
-    for i in range(nh):
-        val[n, i] = 0.0
-    for a in range(na):
-        base = o + a * nh
-        c = c0 + a
-        for i in range(nh):
-            sigma = w[base + i] if stored else matched(w[base + i], den[i], uni[i])
-            val[n, i] += sigma * val[c, i]
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def expect_children(val, n, c0, na, nh, src, o, den, uni):
-    """Row n of val = the children's rows weighted by the strategy (regret matching of ``src``)."""
-    denominators(src, o, na, nh, den, uni)
-    mean_children(val, n, c0, na, nh, src, o, den, uni, False)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def regret_updates(r, o, cv, c0, val, n, na, nh, rule):
-    """The variant's regret rule at one node: entry (a, i) of r (offset o) from the instantaneous
-    regret cv[c0 + a, i] - val[n, i] (cv the children's values: val itself on the per-node passes)."""
-    pre, pos, neg, floor = rule
-    for a in range(na):
-        base = o + a * nh
-        c = c0 + a
-        for i in range(nh):
-            r[base + i] = regret_update(r[base + i], cv[c, i] - val[n, i], pre, pos, neg, floor)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -774,181 +659,6 @@ def rank_terminal(n, orow, p, folder, is_fold, st, b, opp, val, k, const, order,
         val[n, bb] = scale * (k * (k - 1) * (below - above))
 
 
-@_node_pass
-def walk(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, opp, own, val, sample, active, iw,
-         scratch):
-    """One pass for player p (see the module docstring); opp/own/val are [nodes x hands] buffers
-    (opp and val may be the same array), ``scratch`` a NodeScratch (``strat`` as long as
-    ``src_p`` at least in mode 0).
-
-    Public chance sampling: where ``sample`` is not empty, a chance node n walks only its child
-    ``first_child[n] + sample[n]``; values below are scaled by the inverse probability of the
-    sampled cards (``iw``, the product of the chance nodes' child counts), so every value and regret
-    is an unbiased estimate, and the average is weighted the same way.  ``active``/``iw``: per-node
-    scratch."""
-    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
-    n_nodes = len(kind)
-    sampling = len(sample) > 0
-    if sampling:
-        for n in range(n_nodes):
-            active[n] = 0
-        active[0] = 1
-        iw[0] = 1.0
-    n_p = len(range_p)
-    n_o = len(range_o)
-    root_reach(opp, range_o)
-    if mode == 0:
-        root_reach(own, range_p)
-    tot, uni, row, strat, cs = scratch  # strat: p's strategy, from the way down to the way up
-    # --- top-down -------------------------------------------------------------------------------
-    for n in range(n_nodes):
-        k = kind[n]
-        if k >= FOLD or (sampling and active[n] == 0):
-            continue
-        c0 = first_child[n]
-        na = n_children[n]
-        if sampling:
-            if k == CHANCE_NODE:
-                c = c0 + sample[n]
-                active[c] = 1
-                iw[c] = iw[n] * na
-                c0, na = c, 1  # copy the reach vectors to the sampled child only
-            else:
-                for c in range(c0, c0 + na):
-                    active[c] = 1
-                    iw[c] = iw[n]
-        if k == CHANCE_NODE or player[n] == p:
-            copy_down(opp, n, c0, na, n_o)
-        if mode == 0 and (k == CHANCE_NODE or player[n] != p):
-            copy_down(own, n, c0, na, n_p)
-        if k != DECISION:
-            continue
-        if player[n] != p:
-            reach_down(opp, n, c0, na, n_o, src_o, offset[n], tot, uni)
-        elif mode == 0:
-            aw = avg_weight * (iw[n] if sampling else 1.0)
-            own_reach_down(own, n, c0, na, n_p, src_p, offset[n], tot, uni, avg_p, aw, strat)
-    # --- bottom-up ------------------------------------------------------------------------------
-    for n in range(n_nodes - 1, -1, -1):
-        k = kind[n]
-        if sampling and active[n] == 0:
-            continue
-        if k >= FOLD:
-            # opp and val may be one buffer (a node's reach is not needed once its value is known)
-            leaf_values(tree, term, n, p, opp, n, val, n, row, True, cs)
-            if sampling and iw[n] != 1.0:
-                for i in range(n_p):
-                    val[n, i] *= iw[n]
-            continue
-        c0 = first_child[n]
-        na = n_children[n]
-        if sampling and k == CHANCE_NODE:
-            c0, na = c0 + sample[n], 1
-        if k == CHANCE_NODE or player[n] != p:
-            sum_rows(val, n, val, c0, na, n_p)
-        elif mode == 1:
-            max_children(val, n, c0, na, n_p)
-        elif mode == 0:
-            mean_children(val, n, c0, na, n_p, strat, offset[n], tot, uni, True)
-            regret_updates(src_p, offset[n], val, c0, val, n, na, n_p, rule)
-        else:
-            expect_children(val, n, c0, na, n_p, src_p, offset[n], tot, uni)
-    return root_value(range_p, val, 0)
-
-
-@_node_pass
-def best_response_and_value(tree, term, p, range_p, range_o, src_p, src_o, opp, val, ev, scratch):
-    """:func:`walk`'s BEST_RESPONSE and EXPECT passes for player p in one: both read the same
-    opponent reach (from ``src_o``) and the same terminal values, and differ only at p's nodes (max
-    over actions into ``val``, the expectation under ``src_p`` into ``ev``), so NashConv takes two
-    passes instead of three.  Per-node buffers as in :func:`walk` (opp and val may be one).
-    Returns (p's best-response value, p's expected value), each as :func:`walk` returns it."""
-    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
-    n_nodes = len(kind)
-    n_p = len(range_p)
-    n_o = len(range_o)
-    root_reach(opp, range_o)
-    tot, uni, row, _, cs = scratch
-    for n in range(n_nodes):
-        k = kind[n]
-        if k >= FOLD:
-            continue
-        if k == CHANCE_NODE or player[n] == p:
-            copy_down(opp, n, first_child[n], n_children[n], n_o)
-        else:
-            reach_down(opp, n, first_child[n], n_children[n], n_o, src_o, offset[n], tot, uni)
-    for n in range(n_nodes - 1, -1, -1):
-        k = kind[n]
-        if k >= FOLD:
-            leaf_values(tree, term, n, p, opp, n, val, n, row, True, cs)
-            for i in range(n_p):
-                ev[n, i] = val[n, i]
-            continue
-        c0 = first_child[n]
-        na = n_children[n]
-        if k == CHANCE_NODE or player[n] != p:
-            sum_rows(val, n, val, c0, na, n_p)
-            sum_rows(ev, n, ev, c0, na, n_p)
-            continue
-        max_children(val, n, c0, na, n_p)
-        expect_children(ev, n, c0, na, n_p, src_p, offset[n], tot, uni)
-    return root_value(range_p, val, 0), root_value(range_p, ev, 0)
-
-
-@_node_pass
-def nash_conv_passes(tree, term, range0, range1, src0, src1, r0, r1, e0, scratch):
-    """Both best responses and player 0's expected value in one traversal (per-node buffers, two
-    hand lists of one width): top-down both players' reach (``r0`` from ``src0``, ``r1`` from
-    ``src1``), bottom-up ``r0`` becomes player 1's best-response values, ``r1`` player 0's, and ``e0``
-    player 0's expected values.  Each vector is summed in the same order as :func:`walk`'s
-    BEST_RESPONSE and EXPECT passes, so the figures are theirs.  Returns (br0, br1, value)."""
-    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
-    n_nodes = len(kind)
-    n0 = len(range0)
-    n1 = len(range1)
-    root_reach(r0, range0)
-    root_reach(r1, range1)
-    tot, uni, row, _, cs = scratch
-    for n in range(n_nodes):
-        k = kind[n]
-        if k >= FOLD:
-            continue
-        c0 = first_child[n]
-        na = n_children[n]
-        q = player[n] if k == DECISION else -1
-        if q == 0:
-            reach_down(r0, n, c0, na, n0, src0, offset[n], tot, uni)
-        else:
-            copy_down(r0, n, c0, na, n0)
-        if q == 1:
-            reach_down(r1, n, c0, na, n1, src1, offset[n], tot, uni)
-        else:
-            copy_down(r1, n, c0, na, n1)
-    for n in range(n_nodes - 1, -1, -1):
-        k = kind[n]
-        if k >= FOLD:
-            # r0[n] (player 0's reach) becomes player 1's values, r1[n] player 0's
-            leaf_values(tree, term, n, 1, r0, n, r0, n, row, True, cs)
-            leaf_values(tree, term, n, 0, r1, n, r1, n, row, True, cs)
-            for i in range(n0):
-                e0[n, i] = r1[n, i]
-            continue
-        c0 = first_child[n]
-        na = n_children[n]
-        q = player[n] if k == DECISION else -1
-        if q == 1:
-            max_children(r0, n, c0, na, n1)
-        else:
-            sum_rows(r0, n, r0, c0, na, n1)
-        if q == 0:
-            max_children(r1, n, c0, na, n0)
-            expect_children(e0, n, c0, na, n0, src0, offset[n], tot, uni)
-        else:
-            sum_rows(r1, n, r1, c0, na, n0)
-            sum_rows(e0, n, e0, c0, na, n0)
-    return root_value(range0, r1, 0), root_value(range1, r0, 0), root_value(range0, e0, 0)
-
-
 # --- the depth-first pass's loops over hands, on rows ----------------------------------------------
 # Each loop of dfs_from over a node's hands is one of these, on 1-D rows (``opp[d]``, a slice of the
 # sums) with a select instead of a branch: written on [depth, hand] indices with :func:`_strategy`
@@ -1077,23 +787,12 @@ def _encode_node(codes, o, block, na, n, top):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _strategy(src, o, na, n, a, i, tot, d):
-    """The depth-first pass's regret matching, on totals of the solver's dtype (:func:`_totals`):
+    """The depth-first pass's regret matching, on totals of the solver's dtype (:func:`_row_totals`):
     the figures of :func:`matched` in float64; in float32 the division stays float32 here (as it
     always was on this pass), so the depth-first pass keeps this form of its own."""
     x = src[o + a * n + i]
     t = tot[d, i]
     return (x / t if x > 0.0 else 0.0) if t > 0.0 else 1.0 / na
-
-
-@_node_pass
-def walk_dfs(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p, predict,
-             pscale, scratch, scales):
-    """:func:`dfs_from` from the root, the whole tree in one thread (no cut; the solvers call
-    dfs_from itself, see :meth:`zerosum.public_tree.passes.Workspace.walk`)."""
-    e1 = scratch.node[:0]
-    e3 = scratch.cfv[:0]
-    return dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p,
-                    predict, pscale, scratch, 0, 0, e1, e3, e3, scales)
 
 
 @_node_pass
@@ -1399,18 +1098,6 @@ def tree_depth(parent):
     for n in range(1, len(parent)):
         depth[n] = depth[parent[n]] + 1
     return depth.max()
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def _totals(src, o, na, n, tot, d):
-    for i in range(n):
-        tot[d, i] = 0.0
-    for a in range(na):
-        base = o + a * n
-        for i in range(n):
-            x = src[base + i]
-            if x > 0.0:
-                tot[d, i] += x
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -257,9 +257,9 @@ def load_locks(tree: PublicTree, path) -> NodeLocks:
 
 def lock_solver(solver, locks: NodeLocks):
     """Attach ``locks`` to a :class:`~zerosum.public_tree.solver.PublicTreeSolver` (before or after
-    loading a state): leaves the shape-tree pass for the per-node or depth-first one (arrays
-    converted to the form's layout), then sets the lock (see the module docstring)."""
-    from .passes import Workspace, per_node_fits
+    loading a state): leaves the shape-tree pass for the depth-first one (arrays converted to
+    the form's layout), then sets the lock (see the module docstring)."""
+    from .passes import Workspace
 
     if getattr(solver, "scales", None) is not None:
         require_apart("locks", "int16", "drop --option dtype=int16 to lock nodes")
@@ -275,10 +275,7 @@ def lock_solver(solver, locks: NodeLocks):
         solver.stored = None
         dt = np.dtype(solver.dtype)
         threads = getattr(solver, "threads", 1)
-        # the per-node pass runs in one thread: with threads, the depth-first pass (it has them; the
-        # two passes give the same figures bit for bit, so threads change nothing but the time)
-        solver.workspace = Workspace(solver.tree, dt, per_node=threads == 1 and per_node_fits(solver.tree, dt),
-                                     threads=threads)
+        solver.workspace = Workspace(solver.tree, dt, threads=threads)
         solver._eval_workspace = None
     solver.locks = locks
     locks.apply(solver, locks.player)

@@ -27,7 +27,6 @@ from .arrays import (
     card_scratch,
     card_scratch_len,
     depth_scratch,
-    node_scratch,
     tree_arrays,
 )
 from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
@@ -69,23 +68,17 @@ def below_chance(tree: PublicTree) -> np.ndarray:
 
 
 class Workspace:
-    """What one pass needs besides the solver's arrays.  ``per_node=True`` keeps a value vector per
-    public node (breadth-order traversal, ``val[node, hand]`` readable after a pass); the default
-    depth-first traversal keeps vectors per depth only, and runs in ``threads`` threads where
-    the tree has a chance node and nothing is sampled (:meth:`_walk_cut`)."""
+    """What the one depth-first pass (:func:`~zerosum.public_tree.kernels.dfs_from`) needs besides
+    the solver's arrays: its vectors per depth (O(depth x hands)), the terminal batches, and in
+    ``threads`` threads (where the tree has a chance node and nothing is sampled) the cut
+    (:meth:`_walk_cut`)."""
 
-    def __init__(self, tree: PublicTree, dtype, updates: bool = True, per_node: bool = False, threads: int = 1):
+    def __init__(self, tree: PublicTree, dtype, threads: int = 1):
         width = tree.width
-        self.per_node = per_node
-        #: the depth-first pass's threads (:meth:`_walk_cut`); the per-node pass runs in one
         self.threads = max(int(threads), 1)
         self._cut = None
         self._pool = None  # the other threads' pool, made on the first threaded pass
         self.has_chance = bool((tree.kind == CHANCE_NODE).any())  # (a river spot has no deal: one thread)
-        if per_node:
-            # one buffer holds the opponent's reach on the way down and the values on the way up
-            self.opp = self.val = np.zeros((tree.n_nodes, width), dtype=dtype)
-            self.own = np.zeros((tree.n_nodes if updates else 1, width), dtype=dtype)
         self.max_depth = int(kernels.tree_depth(tree.parent))
         # the depth-first pass's per-action value vectors are for p's decision nodes only (a chance
         # node adds its children's values as they finish), so they are sized by the decision nodes'
@@ -93,11 +86,8 @@ class Workspace:
         self.max_actions = int(tree.n_children[tree.kind == DECISION].max(initial=1))
         self.width = width
         self.dtype = np.dtype(dtype)
-        self.scratch = node_scratch(width, dtype, max(tree.infoset_actions()) if per_node else 0)
-        self.cs = self.scratch.cs
+        self.cs = card_scratch(width)
         self.tree = tree
-        if per_node and tree.iso is not None:
-            raise AssertionError("a suit-isomorphic tree runs the depth-first pass")
         self.args = (tree_arrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
                                  tree.offset, tree.iso), tree.terminals.kernel_args())
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
@@ -105,16 +95,12 @@ class Workspace:
         self.no_sample = np.zeros(0, dtype=np.int64)
         self.no_cut = np.zeros((0, 2, width), dtype=dtype)
         self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
-        self.active = np.zeros(0, dtype=np.int8)
-        self.iw = np.zeros(0, dtype=np.float64)
         self.visited = 0
-        self.batches = NO_BATCHES if per_node else terminal_batches(tree)
+        self.batches = terminal_batches(tree)
 
     def nbytes(self) -> int:
-        """Working memory of a pass: per node (per_node) or per depth (per thread, and the cut
-        nodes' vectors, where threads run)."""
-        if self.per_node:
-            return self.val.nbytes + self.own.nbytes
+        """Working memory of a pass: per depth (per thread, and the cut nodes' vectors, where
+        threads run)."""
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
         cut = sum(a.nbytes for a in self._cut[2:5]) if self._cut else 0
         rows = batch_rows(self.batches)  # a thread's batch scratch (batch_scratch), the plan once
@@ -202,70 +188,29 @@ class Workspace:
         pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`).  Returns p's expected payoff."""
         rule = as_rule(rule)
         scales = self.no_scales if scales is None else scales
-        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
         avg = self.empty if avg_p is None else avg_p
         sample = self.no_sample if sample is None else sample
-        if not self.per_node:
-            key = bool(predict)
-            if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
-                self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key,
-                                                 self.batches))
-            if self.threads > 1 and not len(sample) and self.has_chance:
-                return self._walk_cut(p, src_p, src_o, mode, avg, float(weight), rule,
-                                      src_p if regrets_p is None else regrets_p, int(predict), float(pscale), scales)
-            # dfs_from with no cut (kernels.walk_dfs's pass), its arguments of the types the threads' pass gives
-            # it, so one compiled version serves both
-            value, self.visited = kernels.dfs_from(
-                *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
-                self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1],
-                0, 0, self.no_sample, self.no_cut, self.no_cut, scales)
-            return value
-        if len(scales):
-            raise AssertionError("16-bit sums run on the depth-first pass")
-        if predict:
-            raise AssertionError("predictive updates run on the depth-first pass")
-        if len(sample) and len(self.active) != self.tree.n_nodes:
-            self.active = np.zeros(self.tree.n_nodes, dtype=np.int8)
-            self.iw = np.zeros(self.tree.n_nodes, dtype=np.float64)
-        value = kernels.walk(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight),
-                             rule, self.opp[:, :n_o], self.own[:, :n_p], self.val[:, :n_p], sample, self.active,
-                             self.iw, self.scratch)
-        self.visited = int(self.active.sum()) if len(sample) else self.tree.n_nodes
+        key = bool(predict)
+        if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
+            self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key,
+                                             self.batches))
+        if self.threads > 1 and not len(sample) and self.has_chance:
+            return self._walk_cut(p, src_p, src_o, mode, avg, float(weight), rule,
+                                  src_p if regrets_p is None else regrets_p, int(predict), float(pscale), scales)
+        # dfs_from with no cut, its arguments of the types the threads' pass gives it, so one
+        # compiled version serves both
+        value, self.visited = kernels.dfs_from(
+            *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
+            self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1],
+            0, 0, self.no_sample, self.no_cut, self.no_cut, scales)
         return value
-
-
-    def best_response_and_value(self, p: int, src_p, src_o) -> tuple[float, float]:
-        """The BEST_RESPONSE and EXPECT passes of player p in one per-node pass (see the kernel)."""
-        if self.own.shape[0] != self.tree.n_nodes:  # an evaluation-only workspace: a second buffer once
-            self.own = np.zeros_like(self.val)
-        n_p, n_o = self.tree.n_hands[p], self.tree.n_hands[1 - p]
-        br, value = kernels.best_response_and_value(*self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o,
-                                                    self.opp[:, :n_o], self.val[:, :n_p], self.own[:, :n_p],
-                                                    self.scratch)
-        self.visited = 2 * self.tree.n_nodes
-        return br, value
-
-
-    def nash_conv_passes(self, src0, src1) -> tuple[float, float, float]:
-        """Both best responses and player 0's value in one per-node traversal (see the kernel; a
-        third per-node buffer, made once)."""
-        if self.own.shape[0] != self.tree.n_nodes:
-            self.own = np.zeros_like(self.val)
-        if getattr(self, "third", None) is None:
-            self.third = np.zeros_like(self.val)
-        n = self.tree.n_hands[0]
-        br0, br1, value = kernels.nash_conv_passes(*self.args, self.ranges[0], self.ranges[1], src0, src1,
-                                                   self.val[:, :n], self.own[:, :n], self.third[:, :n], self.scratch)
-        self.visited = self.tree.n_nodes
-        return br0, br1, value
 
 
 class ShapeWorkspace:
     """Buffers of the shape-tree pass (:mod:`zerosum.public_tree.shape_kernels`): a vector per
-    public node, as the per-node pass, grouped by shape node; the solver's arrays are in the
+    public node, grouped by shape node; the solver's arrays are in the
     kernel layout of :mod:`zerosum.public_tree.shapes`."""
 
-    per_node = True
 
     def __init__(self, tree: PublicTree, dtype):
         self.tree = tree
@@ -283,7 +228,7 @@ class ShapeWorkspace:
         self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
         self.cs = card_scratch(width)
         self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
-        self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64 as the per-node pass's)
+        self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64)
         rowc = rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4)
         self.args = (ShapeArrays(sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row,
                                  sh.entries, sh.mult, sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake,
@@ -298,8 +243,7 @@ class ShapeWorkspace:
 
     def strategy(self, q: int, src, out=None) -> np.ndarray:
         """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
-        whatever the solver's dtype (the per-node pass's strategies are float64 too, so a float32
-        run is the same run on either pass); into ``out`` if given."""
+        whatever the solver's dtype; into ``out`` if given."""
         out = np.zeros(len(src)) if out is None else out
         shape_kernels.shape_strategy(self.args[0], q, self.tree.n_hands[q], src, out, self.den)
         return out
@@ -336,28 +280,23 @@ class ShapeWorkspace:
                 "nash_conv": max(float(br0 + br1), 0.0)}
 
 
-#: per-node vectors are used (the breadth-order pass: faster when hands are few) while they take
+#: the shape pass's vectors (one per public node, grouped by shape node) are used while they take
 #: at most this much; beyond it the depth-first pass keeps O(depth x hands)
-PER_NODE_BYTES = 32 * 2 ** 20
+SHAPE_PASS_BYTES = 32 * 2 ** 20
 
 
-def per_node_fits(tree: PublicTree, dtype) -> bool:
-    return 2 * tree.n_nodes * tree.width * np.dtype(dtype).itemsize <= PER_NODE_BYTES
+def shape_pass_fits(tree: PublicTree, dtype) -> bool:
+    """Whether the shape pass's per-node vectors fit in :data:`SHAPE_PASS_BYTES`."""
+    return 2 * tree.n_nodes * tree.width * np.dtype(dtype).itemsize <= SHAPE_PASS_BYTES
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes (two on
     the depth-first pass with ``value=False``: the value is then None)."""
-    ws = workspace or Workspace(tree, np.float64, updates=False)
-    if ws.per_node and tree.n_hands[0] == tree.n_hands[1]:  # one traversal for the three passes
-        br0, br1, value = ws.nash_conv_passes(src[0], src[1])
-    elif ws.per_node:  # player 0's best response and the profile's value share one pass
-        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-        br0, value = ws.best_response_and_value(0, src[0], src[1])
-    else:
-        br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-        br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
-        value = ws.walk(0, src[0], src[1], kernels.EXPECT) if value else None
+    ws = workspace or Workspace(tree, np.float64)
+    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
+    br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+    value = ws.walk(0, src[0], src[1], kernels.EXPECT) if value else None
     return {"value": None if value is None else float(value), "best_response_values": [float(br0), float(br1)],
             "nash_conv": max(float(br0 + br1), 0.0)}

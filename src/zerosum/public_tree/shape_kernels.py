@@ -3,8 +3,9 @@ once, with vectors [hands x rows] laid out as the solver's entries are, so every
 contiguous run (poker 13x4 with 8 raises: 40 shape-node visits for 11,322 public nodes, loops
 Numba vectorizes).
 
-The same pass as :func:`zerosum.public_tree.kernels.walk` (same operations, same order per
-entry), with one change that saves a normalization per node and pass: the current strategy of
+The pass of :func:`zerosum.public_tree.kernels.dfs_from` in float64 (the same operations per
+entry as a per-node traversal; the tests check it against ``tests/pass_oracle.py`` and the
+depth-first pass), with one change that saves a normalization per node and pass: the current strategy of
 each player is *stored* (``strat``, kernel layout), rebuilt at a player's nodes right after its
 regrets are updated, so the opponent's pass and the player's next pass read it instead of
 recomputing it from the regrets.
@@ -26,12 +27,11 @@ both players' passes), and the passes run without Numba's reference counting (se
 
 Arguments come in groups (:mod:`zerosum.public_tree.arrays`): the shape tree and its per-row
 terminal constants (``ShapeArrays``), the evaluator's data (``TerminalArrays``), the regret rule
-(``Rule``) and the pass's scratch (``ShapeScratch``).  Regret matching is the per-node pass's
+(``Rule``) and the pass's scratch (``ShapeScratch``).  Regret matching is
 (:func:`~zerosum.public_tree.kernels.match`, :func:`~zerosum.public_tree.kernels.share`,
 :func:`~zerosum.public_tree.kernels.matched`, :func:`~zerosum.public_tree.kernels.denominators`),
-and a terminal row of the dense or sweep evaluator is its
-:func:`~zerosum.public_tree.kernels.terminal`, so the figures are the per-node pass's by
-construction.
+and a terminal row of the dense or sweep evaluator is
+:func:`~zerosum.public_tree.kernels.terminal`, the depth-first pass's.
 """
 
 from __future__ import annotations
@@ -592,8 +592,8 @@ def _unash_up(q, na, v0, v1, e0, ub, uw, strat0, o, a0, x0, a1, x1, a2, x2, b0, 
 
 @_pass
 def shape_nash_conv(sh, term, range0, range1, strat0, strat1, width, r0, r1, v0, v1, e0, scratch):
-    """:func:`zerosum.public_tree.kernels.nash_conv_passes` over the shape tree (one hand count
-    for both players): both players' reach down (``r0``, ``r1``: the strategies ``strat0`` /
+    """Both best responses and player 0's value over the shape tree in one traversal (one hand
+    count for both players): both players' reach down (``r0``, ``r1``: the strategies ``strat0`` /
     ``strat1``, kernel layout, as :func:`shape_strategy` normalizes them), then up ``v0`` player
     1's best-response values, ``v1`` player 0's, ``e0`` player 0's expected values.  As in
     :func:`shape_update`, the buffers hold inner nodes only (from ``vrow``), a child with a single

@@ -29,7 +29,7 @@ from ..solvers.capabilities import require
 from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .form import PublicTree
-from .passes import ShapeWorkspace, Workspace, nash_conv_public, per_node_fits
+from .passes import ShapeWorkspace, Workspace, nash_conv_public, shape_pass_fits
 from .policy import normalized
 from .terminals import SWEEP
 
@@ -129,12 +129,10 @@ class PublicTreeSolver(IterativeSolver):
     """A CFR variant (``variant``, an object of :mod:`zerosum.solvers.rules`; vanilla CFR by
     default) on the public tree of ``game``, its sums in ``dtype`` (float64 or float32).
 
-    The pass: the shape-tree pass (identical subtrees below a chance node walked once, both
-    players' passes in one call, strategies stored) where its per-node vectors fit and
-    ``shape_pass`` is set; the per-node pass where only that fits; the depth-first pass otherwise,
-    and always for a predictive variant (it carries the prediction: the strategies are stored and
-    rebuilt by predictive regret matching+ inside it, with the variant's regret rule, average
-    weight and ``prediction_scale(t)``).  ``threads``: the depth-first pass's (and its NashConv's)
+    The pass: the one depth-first pass (every variant: a predictive one's strategies are stored
+    and rebuilt by predictive regret matching+ inside it), except on the poker family in one
+    thread, where the shape-tree pass walks the identical subtrees below a chance node once
+    (:meth:`uses_shape_pass`).  ``threads``: the depth-first pass's (and its NashConv's)
     threads, the same figures bit for bit with any number (see
     :class:`~zerosum.public_tree.passes.Workspace`); default 1 (docs/public-tree.md says why)."""
 
@@ -170,27 +168,32 @@ class PublicTreeSolver(IterativeSolver):
             self.regrets = [np.zeros(n, dtype=dt) for n in ia]
             self.average = [np.zeros(n, dtype=dt) for n in ia]
         self.shapes = None
-        if self.variant.predictive or self.scales is not None:  # the depth-first pass carries the prediction
-            self.workspace = Workspace(self.tree, dt, threads=self.threads)
+        if self.variant.predictive:  # the depth-first pass carries the prediction: strategies stored
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
-        elif self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
-            # hold'em: the depth-first pass (it sums suit isomorphism's mirrors; and its terminals
-            # dominate: postflop-solver's example turn spot, an iteration 22 ms depth first against
-            # 35 ms in the shape pass and 40 ms per node, with half their memory)
-            self.workspace = Workspace(self.tree, dt, threads=self.threads)
-        elif self.shape_pass and self.threads == 1 and per_node_fits(self.tree, dt):
+        if self.uses_shape_pass(dt):
             self.workspace = ShapeWorkspace(self.tree, dt)
             self.shapes = self.workspace.shapes
             self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
-        else:  # threads > 1: the depth-first pass, the one that runs threads
-            self.workspace = Workspace(self.tree, dt, per_node=self.threads == 1 and per_node_fits(self.tree, dt),
-                                       threads=self.threads)
+        else:  # the one depth-first pass (every variant, dtype, thread count, isomorphism, sampling)
+            self.workspace = Workspace(self.tree, dt, threads=self.threads)
         if self.shapes is None and not self.workspace.has_chance:
             self.threads = 1  # no public chance (a river spot): nothing to split, one thread runs
         self._eval_workspace = None
         #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
-        #: per-node or depth-first pass, which has a point between the two players' updates)
+        #: depth-first pass, which has a point between the two players' updates)
         self.locks = None
+
+    def uses_shape_pass(self, dt) -> bool:
+        """Whether this run takes the shape pass instead of the depth-first one: the poker family
+        (identical subtrees below its chance nodes walked once: 4-5x faster there), one thread,
+        float sums, no prediction, and its per-node vectors within :data:`~zerosum.public_tree.passes.SHAPE_PASS_BYTES`.
+        Hold'em trees take the depth-first pass (their terminals dominate, and it sums suit
+        isomorphism's mirrors)."""
+        if not self.shape_pass or self.variant.predictive or self.scales is not None or self.threads > 1:
+            return False
+        if self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
+            return False
+        return shape_pass_fits(self.tree, dt)
 
     @property
     def name(self) -> str:
@@ -242,7 +245,7 @@ class PublicTreeSolver(IterativeSolver):
             return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
-                Workspace(self.tree, np.float64, updates=False, threads=self.threads)
+                Workspace(self.tree, np.float64, threads=self.threads)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace, value=value)
 
@@ -340,7 +343,7 @@ class PublicChanceSampling(PublicTreeSolver):
     The same draw serves both players' passes of an iteration."""
 
     name = "pcs-mccfr"
-    shape_pass = False  # samples one public subtree per chance node: the per-node pass
+    shape_pass = False  # samples one public subtree per chance node: the depth-first pass
 
     def __init__(self, game, seed: int | None = 0, dtype: str = "float64"):
         super().__init__(game, CFRPlus(), dtype)
