@@ -38,6 +38,13 @@ _R = "[2-9TJQKA]"
 _CLASS = re.compile(rf"^({_R})({_R})([so]?)(\+?)$", re.IGNORECASE)
 _SPAN = re.compile(rf"^({_R})({_R})([so]?)-({_R})({_R})([so]?)$", re.IGNORECASE)
 _COMBO = re.compile(rf"^{_R}[cdhs]{_R}[cdhs]$", re.IGNORECASE)
+
+
+def is_combo(text: str) -> bool:
+    """Whether ``text`` names one exact hand (``"KcQc"``), not a class of hands (``"KQs"``)."""
+    return bool(_COMBO.match(text))
+
+
 _UNIFORM = {"", "random", "all"}
 
 

@@ -205,9 +205,9 @@ def _range_hands(tree: PublicTree, q: int, text, hand_index: dict, held: np.ndar
     ``"AK"``, ``"QQ+"``, ``"JJ-88"``, comma-separated: :func:`zerosum.poker.ranges.parse_range`
     without weights), or None where the tree has no card hands or ``text`` is not range notation."""
     from ..poker.cards import cards_str, hole_pairs
-    from ..poker.ranges import _COMBO, parse_range
+    from ..poker.ranges import is_combo, parse_range
 
-    if not isinstance(text, str) or ":" in text or _COMBO.match(text.strip()) or tree.hand_cards(q) is None:
+    if not isinstance(text, str) or ":" in text or is_combo(text.strip()) or tree.hand_cards(q) is None:
         return None  # an exact combo ("KcQc") is looked up as it is
     try:
         weights = parse_range(text)
