@@ -8,15 +8,20 @@ the first member, ``zerosum-solution.json``), whatever the file is called.  Memb
     ``{"format": "zerosum.public-solution", "version": 1, "game": GAME ID, "encoding": "uint16" or
     "float32", "n_nodes": N, "infoset_actions": [A0, A1], "hands": [[labels of player 0], [of 1]],
     "blocks": [[[first node, first offset, entries], ...] of player 0, [...] of player 1],
-    "evaluation": {"value": ..., "best_response_values": [..., ...], "nash_conv": ...} or null}``.
-    The game id rebuilds the game (and its public tree: the file is checked against it);
-    ``evaluation`` is what :func:`~zerosum.public_tree.passes.nash_conv_public` gave on the
-    probabilities as stored, when the file was written.
-``tree/kind.npy``, ``tree/player.npy``, ``tree/parent.npy``, ``tree/n_children.npy``
-    the public tree's structure (int8, int8, int32, int32 per node: 0 decision, 1 chance, 2 fold,
-    3 showdown; the acting player; the parent, -1 at the root; the number of children);
-``tree/labels.txt``, ``tree/actions.txt``
-    per node, one line each: the public label; the action labels separated by spaces;
+    "evaluation": {"value": ..., "best_response_values": [..., ...], "nash_conv": ...} or null,
+    "tree": LAYOUT or null}``.  The game id rebuilds the game; ``evaluation`` is what
+    :func:`~zerosum.public_tree.passes.nash_conv_public` gave on the probabilities as stored, when
+    the file was written; ``tree`` spells out the public tree the policy was solved on.
+``tree/...`` (the members ``LAYOUT`` names)
+    the :class:`~zerosum.public_tree.form.PublicTree`, field by field: ``LAYOUT`` is
+    ``{"dataclass": "module:Class", "fields": {name: LAYOUT}}`` (classes of
+    ``zerosum.public_tree`` only), ``{"npy": member}`` (an array: ``tree/kind.npy``,
+    ``tree/parent.npy``, ``tree/terminals/order.npy``, ...), ``{"lines": member, "words": bool,
+    "n": count}`` (a tuple of strings, one a line: ``tree/labels.txt``; or of tuples of words:
+    ``tree/action_labels.txt``), ``{"tuple": [LAYOUT, ...]}``, ``{"dict": {key: LAYOUT}}`` or
+    ``{"json": value}``.  A reader whose classes have other fields builds the tree from the game
+    instead; ``tree/kind.npy``, ``tree/player.npy``, ``tree/parent.npy`` and
+    ``tree/n_children.npy`` are always there (the check that a built tree is the file's).
 ``p{P}/{K:06d}.npy`` (P = 0, 1; K = 0, 1, ...)
     block K of player P's probabilities: the entries ``first offset`` to ``first offset +
     entries`` of the player's flat array (each decision node of P, in node order, an [action x
@@ -174,7 +179,10 @@ def _decode(layout, reader: SolutionReader):
         lines = text.split("\n") if layout["n"] else []
         if len(lines) != layout["n"]:
             raise ValueError("lines")
-        return tuple(tuple(x.split(" ")) if x else () for x in lines) if layout["words"] else tuple(lines)
+        if not layout["words"]:
+            return tuple(lines)
+        shared: dict = {}  # equal lines share one tuple (a flop's nodes repeat a few action lists)
+        return tuple(shared.get(x) or shared.setdefault(x, tuple(x.split(" ")) if x else ()) for x in lines)
     if "tuple" in layout:
         return tuple(_decode(v, reader) for v in layout["tuple"])
     if "dict" in layout:
