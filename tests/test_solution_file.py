@@ -18,8 +18,8 @@ from zerosum.cli.imperfect import load_spot_game
 from zerosum.public_tree import solution_file
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
-from zerosum.public_tree.policy import PublicPolicy
-from zerosum.public_tree.solution_file import SolutionReader, open_solution
+from zerosum.public_tree.policy import PublicPolicy, open_solution
+from zerosum.public_tree.solution_file import SolutionReader
 
 SPOT = {"board": "Td9d6hQc", "pot": 100, "stack": 200,
         "ranges": ["QQ,99,AQs,KJs,87s", "TT,AKs,QJs,A5s,98s"],

@@ -377,8 +377,8 @@ def load_public_policy(game, policy_file, stored_tree: bool = False):
     as its nodes are asked for, or the JSON; the last one read is kept.  ``stored_tree``: a
     solution file's policy on the tree stored in it (no build; for the NumPy analysis of
     ``--node``), else on the tree built from the game."""
-    from ..public_tree.policy import PublicPolicy
-    from ..public_tree.solution_file import is_solution_file, open_solution
+    from ..public_tree.policy import PublicPolicy, open_solution
+    from ..public_tree.solution_file import is_solution_file
 
     path = Path(policy_file)
     try:

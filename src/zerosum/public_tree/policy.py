@@ -277,3 +277,23 @@ class SavedPolicy(PublicPolicy):
         n, na = t.n_hands[p], int(t.n_children[node])
         o = int(t.offset[node]) - self.reader.firsts[p][k]
         return self._block(p, k)[o:o + na * n].reshape(na, n)
+
+
+def open_solution(path, tree: PublicTree | None = None, game=None) -> SavedPolicy:
+    """The policy saved at ``path`` (a solution file, :mod:`.solution_file`) on ``tree`` (checked
+    against it), its blocks read on demand.  Without ``tree``: on the tree stored in the file
+    where it is ``game``'s (no build: what ``evaluate --node`` reads), else on ``game``'s public
+    tree, built."""
+    from .solution_file import SolutionReader
+
+    reader = SolutionReader(path)
+    if tree is None:
+        if reader.header["game"] != game.id:
+            raise ZerosumError(f"{reader.source} was made for {reader.header['game']!r}, not {game.id!r}")
+        tree = reader.stored_tree(game.id)
+        if tree is None:
+            from .compile import public_tree
+
+            tree = public_tree(game)
+    reader.check_tree(tree)
+    return SavedPolicy(tree, reader)

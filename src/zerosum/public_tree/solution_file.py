@@ -32,7 +32,8 @@ the first member, ``zerosum-solution.json``), whatever the file is called.  Memb
     ``float32``: the probabilities as float32.
 
 Every member but the header is deflated.  A block holds about :data:`BLOCK` entries, so that the
-table of one node is read by inflating one block (:class:`SolutionReader`).
+table of one node is read by inflating one block (:class:`SolutionReader`;
+:func:`zerosum.public_tree.policy.open_solution` gives the policy).
 """
 
 from __future__ import annotations
@@ -356,25 +357,6 @@ class SolutionReader:
             saved = self.array(f"tree/{name}.npy", size=tree.n_nodes)
             if not np.array_equal(saved, getattr(tree, name)):
                 raise ZerosumError(f"{self.source} does not match the public tree of {tree.game_id!r} ({name} differs)")
-
-
-def open_solution(path, tree: PublicTree | None = None, game=None):
-    """The policy saved at ``path`` on ``tree`` (checked against it), its blocks read on demand.
-    Without ``tree``: on the tree stored in the file where it is ``game``'s (no build: what
-    ``evaluate --node`` reads), else on ``game``'s public tree, built."""
-    from .policy import SavedPolicy
-
-    reader = SolutionReader(path)
-    if tree is None:
-        if reader.header["game"] != game.id:
-            raise ZerosumError(f"{reader.source} was made for {reader.header['game']!r}, not {game.id!r}")
-        tree = reader.stored_tree(game.id)
-        if tree is None:
-            from .compile import public_tree
-
-            tree = public_tree(game)
-    reader.check_tree(tree)
-    return SavedPolicy(tree, reader)
 
 
 def saved_game_id(path) -> str:
