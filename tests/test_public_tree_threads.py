@@ -55,7 +55,7 @@ def test_threads_on_a_flop_cut_at_the_turn_deals():
     sums = [rng.random(n) for n in tree.infoset_actions()]
     for mode in (kernels.BEST_RESPONSE, kernels.EXPECT):
         assert ws1.walk(0, sums[0], sums[1], mode) == ws3.walk(0, sums[0], sums[1], mode)
-    tasks = ws3._cut[5]  # the children of the 3 turn deals (49 cards each), not of the 444 river deals
+    tasks = ws3._cut[1].task_node  # the children of the 3 turn deals (49 cards each), not of the 444 river deals
     assert ws3.visited == tree.n_nodes and len(tasks) == 3 * 49 and (tree.kind[tree.parent[tasks]] == 1).all()
 
 

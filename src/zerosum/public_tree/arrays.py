@@ -223,3 +223,72 @@ def as_rule(values=None) -> Rule:
     """A :class:`Rule` of floats from (pre, pos, neg, floor); None: plain sums, no floor."""
     pre, pos, neg, floor = (1.0, 1.0, 1.0, False) if values is None else values
     return Rule(float(pre), float(pos), float(neg), bool(floor))
+
+
+class Step(NamedTuple):
+    """What one depth-first pass does (:func:`zerosum.public_tree.kernels.dfs_from`): for player
+    ``p``, in ``mode`` (UPDATE, BEST_RESPONSE, EXPECT), iteration's strategy weighing
+    ``avg_weight`` in the average, the regret ``rule``, and a predictive variant's ``predict``
+    (0 none, 1 "tree", 2 "local") and ``pscale`` (the factor on the regrets the prediction is added
+    to)."""
+
+    p: int
+    mode: int
+    avg_weight: float
+    rule: Rule
+    predict: int
+    pscale: float
+
+
+def pass_step(p, mode, avg_weight=0.0, rule=None, predict=0, pscale=1.0) -> Step:
+    """A :class:`Step` of the kernels' types (ints, floats, a float :class:`Rule`), so every caller
+    runs the same compiled pass."""
+    return Step(int(p), int(mode), float(avg_weight), as_rule(rule), int(predict), float(pscale))
+
+
+class Sums(NamedTuple):
+    """The vectors one pass reads and writes: the ranges of p and of the opponent (the root's
+    reach), what each player's strategy is read from (``src_p``, ``src_o``: regrets or average
+    sums, a predictive variant's stored strategies), p's average sums (``avg_p``, grown in UPDATE
+    mode; empty otherwise), p's regrets (``regrets_p``: ``src_p`` but for a predictive variant),
+    the 16-bit storage's node scales of p (float32 [2, nodes]; no rows: float sums) and the public
+    chance draws (``sample``: per chance node the child walked; empty: every child)."""
+
+    range_p: np.ndarray
+    range_o: np.ndarray
+    src_p: np.ndarray
+    src_o: np.ndarray
+    avg_p: np.ndarray
+    regrets_p: np.ndarray
+    scales: np.ndarray
+    sample: np.ndarray
+
+
+class Cut(NamedTuple):
+    """Where one pass starts and stops: ``n0`` the node it starts at (0, the root: reach from the
+    ranges; another: the caller has put its reach in row 0 of the scratch), ``cut`` 0 (the whole
+    subtree), 1 (the trunk down to the cut chance nodes, those with a ``slot`` >= 0: their reach
+    into ``cut_reach[slot]``) or 2 (the trunk up: their values from ``cut_val[slot]``)."""
+
+    n0: int
+    cut: int
+    slot: np.ndarray
+    cut_reach: np.ndarray
+    cut_val: np.ndarray
+
+
+class CutTasks(NamedTuple):
+    """The threads' share of a cut pass (:func:`zerosum.public_tree.kernels.cut_thread`): each cut
+    chance node's ``slot``, the tasks (``task_node[k]`` a child of cut node ``task_slot[k]``), the
+    cut nodes' reach and values, each task's root values (``child_val``), the queue the threads
+    take tasks from (``queue[0]`` the tasks taken, then their order) and each task's nodes
+    (``work``)."""
+
+    slot: np.ndarray
+    task_node: np.ndarray
+    task_slot: np.ndarray
+    cut_reach: np.ndarray
+    child_val: np.ndarray
+    cut_val: np.ndarray
+    queue: np.ndarray
+    work: np.ndarray

@@ -59,7 +59,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .arrays import DepthScratch
+from .arrays import Cut, DepthScratch
 from .form import CHANCE_NODE, DECISION, FOLD
 from .simd import abs_max, fold_values4, hand_values, lane_prefix, lane_sums4
 
@@ -795,199 +795,245 @@ def _strategy(src, o, na, n, a, i, tot, d):
     return (x / t if x > 0.0 else 0.0) if t > 0.0 else 1.0 / na
 
 
-@_node_pass
-def dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p, predict,
-             pscale, scratch, n0, cut, slot, cut_reach, cut_val, scales):
-    """The same pass as :func:`walk`, depth first: vectors live per depth (reach down, value up,
-    and at p's nodes one value vector per action), so memory is O(depth x hands), not
-    O(nodes x hands); they come in ``scratch`` (a DepthScratch, the prediction's vectors one depth
-    deep where ``predict`` is 0), so the pass allocates nothing and runs without reference
-    counting (with it the shared pieces cost 12-25 %).  Returns (sum_i range_p(i) *
-    value_root(i), public nodes visited).
+@njit(cache=True, inline="always", error_model="numpy")
+def _enter_cut_node(at, sc, d, j, n_p, n_o, predict):
+    """A cut chance node (slot ``j``) entered: its reach out (``at.cut == 1``; its value 0 until
+    the second half) or its value in (``at.cut == 2``); its subtrees are not entered."""
+    if at.cut == 1:
+        for i in range(n_o):
+            at.cut_reach[j, 0, i] = sc.opp[d, i]
+        for i in range(n_p):
+            at.cut_reach[j, 1, i] = sc.own[d, i]
+            sc.val[d, i] = 0.0
+    else:
+        for i in range(n_p):
+            sc.val[d, i] = at.cut_val[j, 0, i]
+    if predict > 0:
+        for i in range(n_p):
+            sc.pval[d, i] = at.cut_val[j, 1, i] if at.cut == 2 else 0.0
 
-    Predictive variants (``predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _enter_terminal(tree, term, p, sc, cs, d, n, batched_here, sampling, predict, n_p):
+    """A terminal entered: its values from its batch (``batched_here``: evaluated with the batch,
+    :func:`batch_terminals`) or from the evaluator, weighted by the sampling weight."""
+    node = sc.node
+    if batched_here:
+        _row_copy(sc.val[d], sc.b_val[sc.batches.local[n]], n_p)
+    else:
+        # where the parent left the opponent's reach as it was (a chance node, p's node) the
+        # terminal reads the parent's row: it was not copied down (see _descend)
+        orow = d
+        if d > 0 and (tree.kind[node[d - 1]] != DECISION or tree.player[node[d - 1]] == p):
+            orow = d - 1
+        leaf_values(tree, term, n, p, sc.opp, orow, sc.val, d, sc.opp, False, cs)
+    if sampling and sc.iw[d] != 1.0:
+        for i in range(n_p):
+            sc.val[d, i] *= sc.iw[d]
+    if predict > 0:
+        for i in range(n_p):
+            sc.pval[d, i] = sc.val[d, i]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _enter_decision(tree, step, sums, sc, d, n, in_batch, compressed, first_half, n_p, n_o):
+    """A decision node entered: its strategy's totals per hand (the opponent's only outside a
+    terminal batch: inside, no terminal reads its reach), and with 16-bit storage in UPDATE mode
+    p's average grown here, all actions at once (one scale covers them)."""
+    q = tree.player[n]
+    o = tree.offset[n]
+    na = tree.n_children[n]
+    nq = n_p if q == step.p else n_o
+    srcq = sums.src_p if q == step.p else sums.src_o
+    if q == step.p or not in_batch:
+        for a in range(na):
+            _row_totals(sc.tot[d], srcq[o + a * nq:o + (a + 1) * nq], nq, a == 0)
+    if compressed and q == step.p and step.mode == 0 and first_half:
+        scale = sums.scales[1, n]
+        for a in range(na):
+            _row_grown(sc.cfv[d, a], sums.avg_p[o + a * n_p:o + (a + 1) * n_p], scale, sc.own[d],
+                       sums.src_p[o + a * n_p:o + (a + 1) * n_p], sc.tot[d], n_p, 1.0 / na, step.avg_weight * sc.iw[d])
+        sums.scales[1, n] = _encode_node(sums.avg_p, o, sc.cfv[d], na, n_p, 65535.0)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _descend(tree, step, sums, sc, d, n, a, in_batch, own_without_avg, n_p, n_o):
+    """Child ``a`` of n: its reach vectors in row d + 1 (the opponent's times its strategy at its
+    node, p's own times p's at p's node, growing p's average on the way in UPDATE mode unless
+    ``own_without_avg``); a row a terminal child reads from its parent is not copied."""
+    k = tree.kind[n]
+    na = tree.n_children[n]
+    c = tree.first_child[n] + a
+    o = tree.offset[n]
+    mine = k == DECISION and tree.player[n] == step.p
+    if in_batch:
+        pass  # in a terminal batch: no terminal below reads the opponent's reach
+    elif k == DECISION and not mine:
+        _row_reach(sc.opp[d + 1], sc.opp[d], sums.src_o[o + a * n_o:o + (a + 1) * n_o], sc.tot[d], n_o, 1.0 / na)
+    elif tree.kind[c] < FOLD:
+        _row_copy(sc.opp[d + 1], sc.opp[d], n_o)
+    if step.mode == 0:
+        blk = sums.src_p[o + a * n_p:o + (a + 1) * n_p]
+        if mine and own_without_avg:
+            _row_reach(sc.own[d + 1], sc.own[d], blk, sc.tot[d], n_p, 1.0 / na)
+        elif mine:
+            _row_own(sc.own[d + 1], sc.own[d], blk, sc.tot[d], n_p, 1.0 / na,
+                     sums.avg_p[o + a * n_p:o + (a + 1) * n_p], step.avg_weight, sc.iw[d])
+        elif tree.kind[c] < FOLD:  # (a terminal does not read p's own reach)
+            _row_copy(sc.own[d + 1], sc.own[d], n_p)
+    return c
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _exit_own_decision(tree, step, sums, sc, d, n, update, compressed, n_p):
+    """Every child of p's decision node n visited: n's value (the best action's in BEST_RESPONSE
+    mode, else the strategy's mean) and, where ``update``, the regrets (16-bit: the node's block
+    decoded, updated, encoded again) and a predictive variant's next strategy."""
+    o = tree.offset[n]
+    na = tree.n_children[n]
+    val, cfv = sc.val, sc.cfv
+    if step.mode == 1:
+        for i in range(n_p):
+            best = cfv[d, 0, i]
+            for b in range(1, na):
+                best = max(best, cfv[d, b, i])
+            val[d, i] = best
+        return
+    for b in range(na):
+        _row_mean(val[d], sums.src_p[o + b * n_p:o + (b + 1) * n_p], sc.tot[d], cfv[d, b], n_p, 1.0 / na)
+    if not update:
+        return
+    pre, pos, neg, floor = step.rule
+    if compressed:
+        scale = sums.scales[0, n]
+        for b in range(na):
+            _row_decoded_regrets(cfv[d, b], sums.regrets_p[o + b * n_p:o + (b + 1) * n_p], scale, val[d], n_p,
+                                 pre, pos, neg, floor)
+        sums.scales[0, n] = _encode_node(sums.regrets_p, o, cfv[d], na, n_p, 32767.0)
+        return
+    for b in range(na):
+        _row_regrets(sums.regrets_p[o + b * n_p:o + (b + 1) * n_p], cfv[d, b], val[d], n_p, pre, pos, neg, floor)
+    if step.predict > 0:
+        _predict(sums.src_p, sums.regrets_p, o, na, n_p, d, sc.tot, cfv, sc.pcfv, val, sc.pval, step.predict,
+                 step.pscale)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _hand_up(tree, term, p, sc, d, predict, n_p):
+    """Row d + 1's node is done: its values to its parent (row d), a child's values at p's node,
+    else added, with the mirror deals of suit isomorphism after a chance node's child."""
+    pn = sc.node[d]
+    a = sc.nxt[d]
+    if tree.kind[pn] == DECISION and tree.player[pn] == p:
+        _row_copy(sc.cfv[d, a], sc.val[d + 1], n_p)
+        if predict > 0:
+            _row_copy(sc.pcfv[d, a], sc.pval[d + 1], n_p)
+    else:
+        _row_add(sc.val[d], sc.val[d + 1], n_p)
+        if predict > 0:
+            _row_add(sc.pval[d], sc.pval[d + 1], n_p)
+        if len(tree.iso_count) > 0 and tree.kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
+            c = sc.node[d + 1]
+            _mirror_add(sc.val[d], sc.val[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[c], tree.iso_count[c],
+                        n_p, term.window[p, 0])
+            if predict > 0:
+                _mirror_add(sc.pval[d], sc.pval[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[c],
+                            tree.iso_count[c], n_p, term.window[p, 0])
+    sc.nxt[d] = a + 1
+
+
+@_node_pass
+def dfs_from(tree, term, step, sums, sc, cs, at):
+    """The one pass, depth first: for player ``step.p`` (a :class:`~zerosum.public_tree.arrays.Step`)
+    over the subtree of ``at.n0`` (a :class:`~zerosum.public_tree.arrays.Cut`), reading and writing
+    ``sums`` (a :class:`~zerosum.public_tree.arrays.Sums`).  Vectors live per depth (reach down,
+    value up, and at p's nodes one value vector per action) in ``sc`` (a
+    :class:`~zerosum.public_tree.arrays.DepthScratch`, the prediction's vectors one depth deep
+    where there is none), so memory is O(depth x hands), the pass allocates nothing and runs
+    without reference counting.  Returns (sum_i range_p(i) * value_root(i), public nodes visited).
+
+    Predictive variants (``step.predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
     stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
     unchanged), regrets live in ``regrets_p``, and at p's nodes the next strategy is predictive
     regret matching+ on ``pscale * R`` plus the predicted regret, the prediction built bottom-up
     with the new strategies below (a second value vector per depth), as in
     :func:`zerosum.solvers.pcfr.predictive_strategy`.
 
-    ``n0``: the node the walk starts at (0, the root, reach from the ranges; another node: the
-    caller has put its reach in row 0 of ``scratch.opp`` and ``scratch.own``).  ``cut`` splits the
-    pass at the chance nodes that have a ``slot`` (>= 0) for :func:`cut_thread` (the threads):
-    1, the trunk top-down: a cut node's reach goes to ``cut_reach[slot]`` (opponent's, own) and it
-    is not entered (no regret updates anywhere: the values below are not known yet); 2, the trunk
-    bottom-up: a cut node's values come from ``cut_val[slot]`` (values, predicted values), and the
-    average (grown in the first half) is not touched.  Every trunk node then reads the same sums
-    in both halves as in one pass, and every entry is updated once, so the figures are one pass's.
+    The cut (``at.cut``) splits the pass at the chance nodes that have a slot (>= 0) for
+    :func:`cut_thread` (the threads) or the Ray split's workers: 1, the trunk top-down: a cut
+    node's reach goes to ``cut_reach[slot]`` (opponent's, own) and it is not entered (no regret
+    updates anywhere: the values below are not known yet); 2, the trunk bottom-up: a cut node's
+    values come from ``cut_val[slot]`` (values, predicted values), and the average (grown in the
+    first half) is not touched.  Every trunk node then reads the same sums in both halves as in
+    one pass, and every entry is updated once, so the figures are one pass's.
 
-    ``scales``: 16-bit storage (``dtype="int16"``) where it has rows (float32 [2, nodes]: per node of
-    p, the regrets' scale and the average's): the sums are integers, an entry's value its integer
-    times its node's scale (:func:`_encode_node`); reading needs no scale (regret matching and the
-    normalization divide it out within a node), updating decodes a node's block, updates it in the
-    pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest magnitude.
-    The average then grows at the node's entry, for all its actions at once (so one scale covers
-    them), instead of on the way down to each child; the regrets at its exit, as always.  Empty
-    (no rows): the sums are floats and the pass is the float pass, figure for figure."""
-    kind, player, first_child, n_children, offset = tree.kind, tree.player, tree.first_child, tree.n_children, tree.offset
-    n_p = len(range_p)
-    n_o = len(range_o)
-    # the vectors per depth (a DepthScratch; nxt: the next child to visit, -1 before the node is
-    # entered); every entry is written before it is read, but for iw[0]
-    opp, own, val, tot, cfv, iw, pval, pcfv, node, nxt = scratch[:10]
-    batches = scratch.batches
-    batched = len(batches.root) > 0
+    16-bit storage (``dtype="int16"``) where ``sums.scales`` has rows (float32 [2, nodes]: per node
+    of p, the regrets' scale and the average's): the sums are integers, an entry's value its
+    integer times its node's scale (:func:`_encode_node`); reading needs no scale (regret matching
+    and the normalization divide it out within a node), updating decodes a node's block, updates
+    it in the pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest
+    magnitude.  The average then grows at the node's entry, for all its actions at once (so one
+    scale covers them), instead of on the way down to each child; the regrets at its exit, as
+    always.  No rows: the sums are floats and the pass is the float pass, figure for figure."""
+    p, predict = step.p, step.predict
+    n_p, n_o = len(sums.range_p), len(sums.range_o)
+    kind, n_children = tree.kind, tree.n_children
+    node, nxt = sc.node, sc.nxt  # the path, and the next child to visit (-1 before a node is entered)
+    batched = len(sc.batches.root) > 0
     bdepth = -1  # the depth of the terminal batch being walked (its terminals' values are known), or -1
-    iw[0] = 1.0
-    compressed = scales.shape[0] > 0
-    sampling = len(sample) > 0
+    sc.iw[0] = 1.0  # (every other entry of the scratch is written before it is read)
+    compressed = sums.scales.shape[0] > 0
+    sampling = len(sums.sample) > 0
+    update = step.mode == 0 and at.cut != 1
     visited = 0
-    if n0 == 0:
-        root_reach(opp, range_o)
-        root_reach(own, range_p)
-    node[0] = n0
+    if at.n0 == 0:
+        root_reach(sc.opp, sums.range_o)
+        root_reach(sc.own, sums.range_p)
+    node[0] = at.n0
     nxt[0] = -1
     d = 0
     while True:
         n = node[d]
         k = kind[n]
-        done = False
         if nxt[d] < 0:  # entering n
             visited += 1
-            if cut > 0 and k == CHANCE_NODE and slot[n] >= 0:  # a cut node: its subtrees run in cut_thread
-                j = slot[n]
-                if cut == 1:
-                    for i in range(n_o):
-                        cut_reach[j, 0, i] = opp[d, i]
-                    for i in range(n_p):
-                        cut_reach[j, 1, i] = own[d, i]
-                        val[d, i] = 0.0
-                else:
-                    for i in range(n_p):
-                        val[d, i] = cut_val[j, 0, i]
-                if predict > 0:
-                    for i in range(n_p):
-                        pval[d, i] = cut_val[j, 1, i] if cut == 2 else 0.0
-                done = True
+            nxt[d] = 0
+            if at.cut > 0 and k == CHANCE_NODE and at.slot[n] >= 0:  # its subtrees run elsewhere
+                _enter_cut_node(at, sc, d, at.slot[n], n_p, n_o, predict)
+                nxt[d] = n_children[n]
             elif k >= FOLD:
-                if bdepth >= 0:  # evaluated with its batch (batch_terminals)
-                    _row_copy(val[d], scratch.b_val[batches.local[n]], n_p)
-                else:
-                    # where the parent left the opponent's reach as it was (a chance node, p's node) the
-                    # terminal reads the parent's row: it was not copied down (see below)
-                    orow = d
-                    if d > 0 and (kind[node[d - 1]] != DECISION or player[node[d - 1]] == p):
-                        orow = d - 1
-                    leaf_values(tree, term, n, p, opp, orow, val, d, opp, False, cs)
-                if sampling and iw[d] != 1.0:
-                    for i in range(n_p):
-                        val[d, i] *= iw[d]
-                if predict > 0:
-                    for i in range(n_p):
-                        pval[d, i] = val[d, i]
-                done = True
+                _enter_terminal(tree, term, p, sc, cs, d, n, bdepth >= 0, sampling, predict, n_p)
             else:
-                _row_zero(val[d], n_p)
+                _row_zero(sc.val[d], n_p)
                 if predict > 0:
-                    _row_zero(pval[d], n_p)
+                    _row_zero(sc.pval[d], n_p)
                 if k == DECISION:
-                    if batched and bdepth < 0 and batches.root[n] >= 0:  # a batch's top: its terminals first
-                        _row_copy(scratch.b_reach[0], opp[d], n_o)
-                        batch_terminals(tree, term, p, batches.root[n], src_o, n_o, cs, batches, scratch.b_reach,
-                                        scratch.b_val, scratch.b_sums, scratch.b_row, scratch.b_lanes, scratch.b_tot)
+                    if batched and bdepth < 0 and sc.batches.root[n] >= 0:  # a batch's top: its terminals first
+                        _row_copy(sc.b_reach[0], sc.opp[d], n_o)
+                        batch_terminals(tree, term, p, sc.batches.root[n], sums.src_o, n_o, cs, sc.batches,
+                                        sc.b_reach, sc.b_val, sc.b_sums, sc.b_row, sc.b_lanes, sc.b_tot)
                         bdepth = d
-                    q = player[n]
-                    o = offset[n]
-                    nq = n_p if q == p else n_o
-                    srcq = src_p if q == p else src_o
-                    if q == p or bdepth < 0:  # (in a batch the opponent's reach is not needed)
-                        for a in range(n_children[n]):
-                            _row_totals(tot[d], srcq[o + a * nq:o + (a + 1) * nq], nq, a == 0)
-                    if compressed and q == p and mode == 0 and cut != 2:  # the average, all actions at once
-                        na = n_children[n]
-                        sc = scales[1, n]
-                        for a in range(na):
-                            _row_grown(cfv[d, a], avg_p[o + a * n_p:o + (a + 1) * n_p], sc, own[d],
-                                       src_p[o + a * n_p:o + (a + 1) * n_p], tot[d], n_p, 1.0 / na, avg_weight * iw[d])
-                        scales[1, n] = _encode_node(avg_p, o, cfv[d], na, n_p, 65535.0)
-                nxt[d] = sample[n] if (sampling and k == CHANCE_NODE) else 0
-        if not done:
-            a = nxt[d]
-            na = n_children[n]
-            if a < na and not (sampling and k == CHANCE_NODE and a != sample[n]):
-                c = first_child[n] + a
-                o = offset[n]
-                if bdepth >= 0:
-                    pass  # in a terminal batch: no terminal below reads the opponent's reach
-                elif k == DECISION and player[n] != p:
-                    _row_reach(opp[d + 1], opp[d], src_o[o + a * n_o:o + (a + 1) * n_o], tot[d], n_o, 1.0 / na)
-                elif kind[c] < FOLD:  # (a terminal child reads row d itself: 4,374 of the 7,077 rows on
-                    _row_copy(opp[d + 1], opp[d], n_o)  # Ks7d2c9h need no copy, of opp or of own)
-                if mode == 0:
-                    if k == DECISION and player[n] == p and (cut == 2 or compressed):
-                        # the average grew in the first half (cut 2), or on entry (16-bit storage)
-                        _row_reach(own[d + 1], own[d], src_p[o + a * n_p:o + (a + 1) * n_p], tot[d], n_p, 1.0 / na)
-                    elif k == DECISION and player[n] == p:  # (no branch on cut inside the loop over hands)
-                        _row_own(own[d + 1], own[d], src_p[o + a * n_p:o + (a + 1) * n_p], tot[d], n_p, 1.0 / na,
-                                 avg_p[o + a * n_p:o + (a + 1) * n_p], avg_weight, iw[d])
-                    elif kind[c] < FOLD:  # (a terminal does not read p's own reach)
-                        _row_copy(own[d + 1], own[d], n_p)
-                iw[d + 1] = iw[d] * na if (sampling and k == CHANCE_NODE) else iw[d]
-                node[d + 1] = c
-                nxt[d + 1] = -1
-                d += 1
-                continue
-            # every child visited: n's value
-            if k == DECISION and player[n] == p:
-                o = offset[n]
-                if mode == 1:
-                    for i in range(n_p):
-                        best = cfv[d, 0, i]
-                        for b in range(1, na):
-                            best = max(best, cfv[d, b, i])
-                        val[d, i] = best
-                else:
-                    for b in range(na):
-                        _row_mean(val[d], src_p[o + b * n_p:o + (b + 1) * n_p], tot[d], cfv[d, b], n_p, 1.0 / na)
-                    if mode == 0 and cut != 1 and compressed:  # decode, update, encode the node's block
-                        pre, pos, neg, floor = rule
-                        sc = scales[0, n]
-                        for b in range(na):
-                            _row_decoded_regrets(cfv[d, b], regrets_p[o + b * n_p:o + (b + 1) * n_p], sc, val[d], n_p,
-                                                 pre, pos, neg, floor)
-                        scales[0, n] = _encode_node(regrets_p, o, cfv[d], na, n_p, 32767.0)
-                    elif mode == 0 and cut != 1:
-                        pre, pos, neg, floor = rule
-                        for b in range(na):
-                            _row_regrets(regrets_p[o + b * n_p:o + (b + 1) * n_p], cfv[d, b], val[d], n_p, pre, pos,
-                                         neg, floor)
-                        if predict > 0:
-                            _predict(src_p, regrets_p, o, na, n_p, d, tot, cfv, pcfv, val, pval, predict, pscale)
-            done = True
+                    _enter_decision(tree, step, sums, sc, d, n, bdepth >= 0, compressed, at.cut != 2, n_p, n_o)
+                elif sampling:  # a chance node: only the drawn card's subtree
+                    nxt[d] = sums.sample[n]
+        a = nxt[d]
+        if k < FOLD and a < n_children[n] and not (sampling and k == CHANCE_NODE and a != sums.sample[n]):
+            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0, at.cut == 2 or compressed, n_p, n_o)
+            sc.iw[d + 1] = sc.iw[d] * n_children[n] if (sampling and k == CHANCE_NODE) else sc.iw[d]
+            node[d + 1] = c
+            nxt[d + 1] = -1
+            d += 1
+            continue
+        if k == DECISION and tree.player[n] == p:
+            _exit_own_decision(tree, step, sums, sc, d, n, update, compressed, n_p)
         # n is done: hand its value to the parent
         if d == bdepth:
             bdepth = -1
         if d == 0:
             break
         d -= 1
-        pn = node[d]
-        a = nxt[d]
-        if kind[pn] == DECISION and player[pn] == p:
-            _row_copy(cfv[d, a], val[d + 1], n_p)
-            if predict > 0:
-                _row_copy(pcfv[d, a], pval[d + 1], n_p)
-        else:
-            _row_add(val[d], val[d + 1], n_p)
-            if predict > 0:
-                _row_add(pval[d], pval[d + 1], n_p)
-            if len(tree.iso_count) > 0 and kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
-                _mirror_add(val[d], val[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[node[d + 1]],
-                            tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
-                if predict > 0:
-                    _mirror_add(pval[d], pval[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[node[d + 1]],
-                                tree.iso_count[node[d + 1]], n_p, term.window[p, 0])
-        nxt[d] = a + 1
-    return root_value(range_p, val, 0), visited
+        _hand_up(tree, term, p, sc, d, predict, n_p)
+    return root_value(sums.range_p, sc.val, 0), visited
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -1018,14 +1064,12 @@ def _take(typingctx, queue):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False, nogil=True)
-def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs, sample, regrets_p,
-               predict, pscale, scratch, slot, task_node, task_slot, cut_reach, child_val, cut_val, scales, queue, work,
-               t):
+def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
     """Thread t's share of the subtrees below the cut chance nodes (task k: node ``task_node[k]``,
     a child of cut node ``task_slot[k]``), each a :func:`dfs_from` from the cut node's reach
-    (``cut_reach``) with thread t's own scratch (``scratch``: a
+    (``tasks.cut_reach``) with thread t's own scratch (``scratch``: a
     :class:`~zerosum.public_tree.arrays.DepthScratch` with a leading thread axis, ``cs[t]``), its
-    root values into ``child_val[k]`` and the nodes it entered into ``work[k]``.  The threads take
+    root values into ``tasks.child_val[k]`` and the nodes it entered into ``tasks.work[k]``.  The threads take
     the tasks from one queue as they finish the last (:func:`_take`: ``queue[0]`` counts the tasks
     taken, ``queue[1:]`` is their order, the largest first once ``work`` is known: see
     :meth:`~zerosum.public_tree.passes.Workspace._walk_cut`), so a thread that the machine slows
@@ -1043,32 +1087,33 @@ def cut_thread(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_w
     spin after each loop, taking the core the trunk's pass runs on.  dfs_from is called with
     arguments of the types the Python side passes it (``sample`` empty, ``slot``, ``cut_val``),
     so one compiled version serves both."""
-    n_p, n_o = len(range_p), len(range_o)
+    n_p, n_o = len(sums.range_p), len(sums.range_o)
     no_cut = t - t  # 0 as an int64 (a literal 0 would be typed Literal[int](0): dfs_from compiled again)
     s = DepthScratch(scratch.opp[t], scratch.own[t], scratch.val[t], scratch.tot[t], scratch.cfv[t], scratch.iw[t],
                      scratch.pval[t], scratch.pcfv[t], scratch.node[t], scratch.nxt[t], scratch.batches,
                      scratch.b_reach[t], scratch.b_val[t], scratch.b_sums[t], scratch.b_row[t], scratch.b_lanes[t],
                      scratch.b_tot[t])
+    queue, task_node = tasks.queue, tasks.task_node
     count = 0
     while True:
         q = _take(queue)
         if q >= len(task_node):
             break
         k = queue[1 + q]
-        j = task_slot[k]
+        j = tasks.task_slot[k]
         for i in range(n_o):
-            s.opp[0, i] = cut_reach[j, 0, i]
+            s.opp[0, i] = tasks.cut_reach[j, 0, i]
         for i in range(n_p):
-            s.own[0, i] = cut_reach[j, 1, i]
-        _, v = dfs_from(tree, term, p, range_p, range_o, src_p, src_o, mode, avg_p, avg_weight, rule, cs[t], sample,
-                        regrets_p, predict, pscale, s, task_node[k], no_cut, slot, cut_reach, cut_val, scales)
+            s.own[0, i] = tasks.cut_reach[j, 1, i]
+        _, v = dfs_from(tree, term, step, sums, s, cs[t], Cut(task_node[k], no_cut, tasks.slot, tasks.cut_reach,
+                                                             tasks.cut_val))
         count += v
-        work[k] = v
+        tasks.work[k] = v
         for i in range(n_p):
-            child_val[k, 0, i] = s.val[0, i]
-        if predict > 0:
+            tasks.child_val[k, 0, i] = s.val[0, i]
+        if step.predict > 0:
             for i in range(n_p):
-                child_val[k, 1, i] = s.pval[0, i]
+                tasks.child_val[k, 1, i] = s.pval[0, i]
     return count
 
 

@@ -17,9 +17,13 @@ import numpy as np
 from . import kernels, shape_kernels
 from .arrays import (
     NO_BATCHES,
+    Cut,
+    CutTasks,
     DepthScratch,
     ShapeArrays,
     ShapeScratch,
+    Step,
+    Sums,
     TerminalBatches,
     as_rule,
     batch_rows,
@@ -27,6 +31,7 @@ from .arrays import (
     card_scratch,
     card_scratch_len,
     depth_scratch,
+    pass_step,
     tree_arrays,
 )
 from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
@@ -94,6 +99,8 @@ class Workspace:
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
         self.no_cut = np.zeros((0, 2, width), dtype=dtype)
+        #: the whole tree from the root, no cut (the types the threads' cut passes: one compiled pass)
+        self.whole = Cut(0, 0, self.no_sample, self.no_cut, self.no_cut)
         self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
         self.visited = 0
         self.batches = terminal_batches(tree)
@@ -102,7 +109,8 @@ class Workspace:
         """Working memory of a pass: per depth (per thread, and the cut nodes' vectors, where
         threads run)."""
         per_depth = (4 + self.max_actions) * self.width * self.dtype.itemsize
-        cut = sum(a.nbytes for a in self._cut[2:5]) if self._cut else 0
+        cut = sum(a.nbytes for a in (self._cut[1].cut_reach, self._cut[1].child_val, self._cut[1].cut_val)) \
+            if self._cut else 0
         rows = batch_rows(self.batches)  # a thread's batch scratch (batch_scratch), the plan once
         batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 32 * rows + 64 + 64 * card_scratch_len(
             self.width) if rows else 0
@@ -141,30 +149,28 @@ class Workspace:
         queue = np.concatenate([[0], np.arange(len(task_node))]).astype(np.int64)
         self._queue_sorted = False
         work = np.zeros(len(task_node), dtype=np.int64)
-        self._cut = (key, slot, np.zeros((len(cut), 2, w), dtype=dt), np.zeros((len(task_node), rows, w), dtype=dt),
-                     np.zeros((len(cut), 2, w), dtype=dt), task_node, task_slot, scratch,
-                     np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64), queue, work)
+        tasks = CutTasks(slot, task_node, task_slot, np.zeros((len(cut), 2, w), dtype=dt),
+                         np.zeros((len(task_node), rows, w), dtype=dt), np.zeros((len(cut), 2, w), dtype=dt), queue,
+                         work)
+        self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
         return self._cut
 
-    def _walk_cut(self, p, src_p, src_o, mode, avg, weight, rule, regrets_p, predict, pscale, scales):
+    def _walk_cut(self, step: Step, sums: Sums) -> float:
         """The depth-first pass in ``threads`` threads: the trunk down to the cut nodes (one
         thread), their subtrees (:func:`~zerosum.public_tree.kernels.cut_thread`, one call per
         thread, in parallel), the trunk up from their values (one thread); the figures are the
         one-thread pass's, bit for bit (see :func:`~zerosum.public_tree.kernels.dfs_from`).
         The trunk of the turn subgame Ks7d2c9h is 21 of its 7,077 nodes (7 of them cut nodes, 336
         subtrees), so nearly all the work is in the threads."""
-        _, slot, cut_reach, child_val, cut_val, task_node, task_slot, scratch, cs, visited, queue, work = \
-            self._cut_plan(predict)
+        _, tasks, scratch, cs, visited = self._cut_plan(step.predict)
         depth = self.depth[1]
-        rp, ro = self.ranges[p], self.ranges[1 - p]
-        head = (*self.args, p, rp, ro, src_p, src_o, mode, avg, weight, rule)
-        kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 1, slot, cut_reach,
-                         cut_val, scales)
-        args = (*head, cs, self.no_sample, regrets_p, predict, pscale, scratch, slot, task_node, task_slot, cut_reach,
-                child_val, cut_val, scales, queue, work)
+        tree, term = self.args
+        kernels.dfs_from(tree, term, step, sums, depth, self.cs,
+                         Cut(0, 1, tasks.slot, tasks.cut_reach, tasks.cut_val))
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
-        queue[0] = 0
+        tasks.queue[0] = 0
+        args = (tree, term, step, sums, scratch, cs, tasks)
         others = [self._pool.submit(kernels.cut_thread, *args, t) for t in range(1, self.threads)]
         visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0
         for t, f in enumerate(others, 1):
@@ -172,12 +178,12 @@ class Workspace:
         if not self._queue_sorted:  # after the first pass, the largest tasks first (every pass enters
             # the same nodes: no sampling here), so the last a thread takes is a small one; the order
             # changes which thread runs a task, no figure
-            queue[1:] = np.argsort(-work, kind="stable")
+            tasks.queue[1:] = np.argsort(-tasks.work, kind="stable")
             self._queue_sorted = True
-        kernels.cut_values(task_slot, child_val, cut_val, predict, len(rp), self.args[0], task_node,
-                           int(self.args[1].window[p, 0]))
-        value, v2 = kernels.dfs_from(*head, self.cs, self.no_sample, regrets_p, predict, pscale, depth, 0, 2, slot,
-                                     cut_reach, cut_val, scales)
+        kernels.cut_values(tasks.task_slot, tasks.child_val, tasks.cut_val, step.predict, len(sums.range_p), tree,
+                           tasks.task_node, int(term.window[step.p, 0]))
+        value, v2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
+                                     Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
         self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
         return value
 
@@ -186,23 +192,17 @@ class Workspace:
         """One pass of player p (``mode``: kernels.UPDATE, BEST_RESPONSE or EXPECT); ``scales``: the
         updating player's node scales where its sums are 16-bit (float32 [2, nodes], depth-first
         pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`).  Returns p's expected payoff."""
-        rule = as_rule(rule)
-        scales = self.no_scales if scales is None else scales
-        avg = self.empty if avg_p is None else avg_p
-        sample = self.no_sample if sample is None else sample
+        sums = Sums(self.ranges[p], self.ranges[1 - p], src_p, src_o, self.empty if avg_p is None else avg_p,
+                    src_p if regrets_p is None else regrets_p, self.no_scales if scales is None else scales,
+                    self.no_sample if sample is None else sample)
+        st = pass_step(p, mode, weight, rule, predict, pscale)
         key = bool(predict)
         if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
             self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key,
                                              self.batches))
-        if self.threads > 1 and not len(sample) and self.has_chance:
-            return self._walk_cut(p, src_p, src_o, mode, avg, float(weight), rule,
-                                  src_p if regrets_p is None else regrets_p, int(predict), float(pscale), scales)
-        # dfs_from with no cut, its arguments of the types the threads' pass gives it, so one
-        # compiled version serves both
-        value, self.visited = kernels.dfs_from(
-            *self.args, p, self.ranges[p], self.ranges[1 - p], src_p, src_o, mode, avg, float(weight), rule,
-            self.cs, sample, src_p if regrets_p is None else regrets_p, int(predict), float(pscale), self.depth[1],
-            0, 0, self.no_sample, self.no_cut, self.no_cut, scales)
+        if self.threads > 1 and not len(sums.sample) and self.has_chance:
+            return self._walk_cut(st, sums)
+        value, self.visited = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
         return value
 
 

@@ -15,7 +15,7 @@ from ...solvers.base import IterativeSolver
 from ...solvers.capabilities import require, require_apart
 from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
-from ..arrays import NO_BATCHES, as_rule, card_scratch, depth_scratch
+from ..arrays import NO_BATCHES, Cut, Sums, card_scratch, depth_scratch, pass_step
 from ..solver import (
     VARIANTS,
     as_public_tree,
@@ -196,9 +196,9 @@ class SplitDriver(IterativeSolver):
         rp, ro = ranges[p], ranges[1 - p]
         n_p, n_o = len(rp), len(ro)
         avg = self.average[p] if mode == kernels.UPDATE else scratch.val[0, :0]
-        head = (self._trunk_arrays, self._targs, p, rp, ro, src[p], src[1 - p], mode, avg, float(weight),
-                as_rule(rule), self._cs, self._no_sample, src[p], 0, 1.0, scratch, 0)
-        kernels.dfs_from(*head, 1, self._slot, cut_reach, cut_val, self._no_scales)
+        head = (self._trunk_arrays, self._targs, pass_step(p, mode, weight, rule),
+                Sums(rp, ro, src[p], src[1 - p], avg, src[p], self._no_scales, self._no_sample), scratch, self._cs)
+        kernels.dfs_from(*head, Cut(0, 1, self._slot, cut_reach, cut_val))
         own_r, opp_r = cut_reach[:, 1, :n_p].copy(), cut_reach[:, 0, :n_o].copy()
         if mode == kernels.UPDATE:  # bytes per iteration: the iterations' passes, not the evaluations'
             self.bytes_total += self.n_workers * (own_r.nbytes + opp_r.nbytes)  # every worker reads them
@@ -218,7 +218,7 @@ class SplitDriver(IterativeSolver):
             total[:] = 0.0
             for r in range(start, start + count):
                 total += root_val[r]
-        value, _ = kernels.dfs_from(*head, 2, self._slot, cut_reach, cut_val, self._no_scales)
+        value, _ = kernels.dfs_from(*head, Cut(0, 2, self._slot, cut_reach, cut_val))
         self.driver_s += time.perf_counter() - t0
         self.passes += mode == kernels.UPDATE
         return value

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from .. import kernels
-from ..arrays import NO_BATCHES, Rule, TerminalArrays, card_scratch, depth_scratch
+from ..arrays import NO_BATCHES, Cut, Sums, TerminalArrays, card_scratch, depth_scratch, pass_step
 
 
 class SubtreeWorker:
@@ -72,7 +72,7 @@ class SubtreeWorker:
         every subtree below it); out: the value vector at each of this worker's subtree roots, the
         wall seconds it took and the CPU seconds (less on a machine shared with other work)."""
         t0, c0 = time.perf_counter(), time.process_time()
-        rule = Rule(float(rule[0]), float(rule[1]), float(rule[2]), bool(rule[3]))
+        step = pass_step(p, mode, weight, rule)
         own_reach, opp_reach = np.array(own_reach), np.array(opp_reach)  # (writable, as in one process)
         n_p, n_o = self.n_hands[p], self.n_hands[1 - p]
         dt = own_reach.dtype
@@ -83,12 +83,12 @@ class SubtreeWorker:
         for k, pc in enumerate(self.pieces):
             avg = self.average[k][p] if mode == kernels.UPDATE else scratch.val[0, :0]
             own, opp = own_reach[self.groups[k]], opp_reach[self.groups[k]]
+            sums = Sums(own, opp, src[k][p], src[k][1 - p], avg, src[k][p], self.no_scales, self.empty_i)
             for root in range(1, 1 + pc.n_roots):  # each subtree from its root, as a thread's task
                 scratch.opp[0, :n_o] = opp
                 scratch.own[0, :n_p] = own
-                kernels.dfs_from(self.trees[k], self.targs, p, own, opp, src[k][p], src[k][1 - p], mode, avg,
-                                 float(weight), rule, self.cs, self.empty_i, src[k][p], 0, 1.0, scratch, root, 0,
-                                 self.empty_i, no_cut, no_cut, self.no_scales)
+                kernels.dfs_from(self.trees[k], self.targs, step, sums, scratch, self.cs,
+                                 Cut(root, 0, self.empty_i, no_cut, no_cut))
                 out[row] = scratch.val[0, :n_p]
                 row += 1
         return out, time.perf_counter() - t0, time.process_time() - c0
