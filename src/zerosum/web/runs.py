@@ -205,7 +205,7 @@ def holdem_game(name, spot, params: dict):
     built, a tree too large for the memory available; a bad spot is one line."""
     from ..games import load_game
     from ..poker.spots import spot_params
-    from .explore import _game
+    from .games import game_from_page as _game
 
     if spot is None:
         return _game(name, params), params
@@ -359,7 +359,7 @@ class RunManager:
         the history tree, or hold'em on the public tree: ``{game: "holdem", spot: {...}, params,
         algorithm, iterations, target_pot_fraction, threads}`` (a spot, or params, or both: the
         params override the spot's fields, as ``--param`` does ``--spot``'s)."""
-        from .explore import _game
+        from .games import game_from_page as _game
 
         if not isinstance(body, dict):
             raise ZerosumError('send {"game": "kuhn", "params": {}, "algorithm": "cfr+", "iterations": 1000}')
