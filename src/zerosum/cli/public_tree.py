@@ -233,12 +233,16 @@ def public_tree_with_progress(game, enabled: bool = True, isomorphism: bool = Fa
                            isomorphism=isomorphism)
 
 
+def has_suits(game) -> bool:
+    """Whether ``game``'s public tree takes suit isomorphism (its protocol's build options)."""
+    return has_public_tree(game) and "isomorphism" in getattr(game, "public_tree_options", ())
+
+
 def take_isomorphism(game, options, algorithm: str | None = None) -> tuple[bool, tuple]:
     """``--option isomorphism=true|false`` (a property of the tree, not of the solver: taken out
     of the options before the solver is made), and the other options.  Not given: on for hold'em
     (the same game solved with fewer nodes) where nothing that does not run with it is asked for
     (``pcs-mccfr``, ``--option lock``)."""
-    from ..poker.holdem import HoldemGame
 
     rest, value = [], None
     for text in options:
@@ -252,8 +256,8 @@ def take_isomorphism(game, options, algorithm: str | None = None) -> tuple[bool,
         locked = any(str(t).split("=", 1)[0].strip() == "lock" for t in rest)
         row = capabilities.ALGORITHMS.get(algorithm)
         takes_it = row is None or row.runs_with("isomorphism")
-        return isinstance(game, HoldemGame) and takes_it and not locked, tuple(rest)
-    if value and not isinstance(game, HoldemGame):
+        return has_suits(game) and takes_it and not locked, tuple(rest)
+    if value and not has_suits(game):
         raise ZerosumError(f"--option isomorphism is for hold'em subgames (suits); {game.id} has none")
     return value, tuple(rest)
 

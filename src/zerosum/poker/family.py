@@ -117,6 +117,10 @@ class PokerGame(Game):
     """One member of the family; see the module docstring."""
 
     name = "poker"
+    #: the public-tree protocol (:mod:`zerosum.public_tree.compile`): the function that builds this
+    #: game's public tree, and the build options it takes (none: the family has no suits)
+    public_tree_builder = "zerosum.public_tree.build:poker_public_tree"
+    public_tree_options: tuple = ()
 
     def __init__(self, ranks: int = 3, copies: int = 2, rounds: int = 2, raises=2, bets=(2, 4), ante=1,
                  max_bytes: int | None = None):

@@ -55,6 +55,10 @@ class HoldemGame(Game):
     """One hold'em subgame; see the module docstring."""
 
     name = "holdem"
+    #: the public-tree protocol (:mod:`zerosum.public_tree.compile`): the function that builds this
+    #: game's public tree, and the build options it takes (suit isomorphism)
+    public_tree_builder = "zerosum.public_tree.holdem_build:holdem_public_tree"
+    public_tree_options: tuple = ("isomorphism",)
 
     def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=None, range0: str = "",
                  range1: str = "", max_bytes: int | None = None, betting=None, add_allin=0, force_allin=0,
