@@ -333,5 +333,6 @@
     return svg;
   }
 
-  zs.views.solve = { init, show() { refresh(); } };
+  // refresh: the spot builder (builder.js) shows a run it started at once
+  zs.views.solve = { init, show() { refresh(); }, refresh };
 })();
