@@ -292,3 +292,137 @@ def test_ray_tasks_give_the_loops_results(whole, batch_files, ray_local):
     summary = run_batch(str(spot), str(flops), TARGET, root / "ray", workers=2, ray="auto")
     assert summary["ray"] and summary["workers"] == 2 and summary["solved"] == 3
     assert _strip(aggregate(root / "ray")) == _strip(aggregate(whole[0]))
+
+
+# --- refused before any flop: ranges that name suits, a task larger than a worker ---------------
+@pytest.mark.parametrize("ranges, bad", [(["AsKs,QQ", "AA"], "AsKs 1 but"), (["AK,QQ", "AKs:0.5,AhKh"], "AhKh 1 but"),
+                                         (["QQ", "AsKs,AhKh,AdKd"], "player 1's range")])
+def test_a_template_whose_ranges_name_suits_is_refused(tmp_path, ranges, bad):
+    from zerosum.batch import run_batch
+
+    with pytest.raises(ZerosumError, match="names specific suits") as e:
+        run_batch({**TINY, "ranges": ranges}, "Qs7h2d", TARGET, tmp_path / "out", workers=1)
+    assert bad in str(e.value) and "\n" not in str(e.value)
+    assert not (tmp_path / "out").exists()  # refused before anything was written
+
+
+def test_suits_named_alike_for_every_suit_are_accepted():
+    from zerosum.batch import load_template
+
+    every = "AsKs,AhKh,AdKd,AcKc,QQ"  # AKs written out: the same range as "AKs,QQ"
+    assert load_template({**TINY, "ranges": [every, "AK:0.5,TT"]})["ranges"][0] == every
+
+
+def test_a_tasks_memory_is_estimated_from_the_largest_flop_of_the_set():
+    from zerosum.batch.run import TASK_BASE_BYTES, task_memory
+    from zerosum.games import load_game
+    from zerosum.poker.spots import spot_params
+    from zerosum.public_tree.holdem_build import holdem_public_tree
+    from zerosum.public_tree.solver import default_dtype, public_solver
+
+    flops = flop_set("Qs7h2d,AsKh2d,6s6h3d,2s2h2d")
+    est = task_memory(TINY, flops)
+    games = {c.flop: load_game("holdem", **spot_params({**TINY, "board": c.flop})) for c in flops}
+    sizes = {f: g.estimated_sizes()["public_bytes"] for f, g in games.items()}
+    assert sizes[est["flop"]] == max(sizes.values()) == sizes["2s2h2d"] == sizes["6s6h3d"]  # block no hand held
+    assert sizes["AsKh2d"] < sizes["Qs7h2d"] < sizes["2s2h2d"]  # an ace and a king, a queen block hands
+    assert est["tree_bytes"] == sizes["2s2h2d"] and est["bytes"] == sizes["2s2h2d"] + TASK_BASE_BYTES
+    assert est["hands"] == len(games[est["flop"]].hands)
+    tree = holdem_public_tree(games[est["flop"]], isomorphism=True)  # what a task builds: under the estimate
+    solver = public_solver("dcfr", tree, default_dtype(tree))
+    assert tree.nbytes() + solver.nbytes() <= est["tree_bytes"]
+
+
+def test_a_task_larger_than_a_workers_share_is_refused_before_the_batch(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from zerosum.batch import run_batch
+    from zerosum.batch.run import task_memory, worker_memory
+    from zerosum.cli import cli
+    from zerosum.core import memory
+
+    need = task_memory(TINY, flop_set("random:6"))["bytes"]
+    with pytest.raises(ZerosumError, match="needs about .* more than a worker's") as e:
+        run_batch(TINY, "random:6", TARGET, tmp_path / "a", workers=1, worker_bytes=need - 1)
+    assert "\n" not in str(e.value) and not (tmp_path / "a").exists()
+    run_batch(TINY, "random:6", TARGET, tmp_path / "a", workers=1, worker_bytes=need, limit=0)  # fits exactly
+    # this machine's share: 70 % of the available memory over the workers
+    monkeypatch.setattr(memory, "available_memory", lambda: int(need * 1.5 / 0.7))  # fits one worker, not two
+    assert worker_memory(1)[0] >= need > worker_memory(2)[0] == memory.memory_limit() // 2
+    spot = tmp_path / "tiny.json"
+    spot.write_text(__import__("json").dumps(TINY))
+    out = CliRunner().invoke(cli, ["batch", str(spot), "--flops", "random:6", "--out", str(tmp_path / "b"),
+                                   "--workers", "2"])
+    assert out.exit_code == 1 and "/ 2 workers" in out.output and len(out.output.strip().splitlines()) == 1
+    assert not (tmp_path / "b").exists()
+    out = CliRunner().invoke(cli, ["batch", str(spot), "--flops", "random:6", "--out", str(tmp_path / "b"),
+                                   "--workers", "1", "--limit", "0"])
+    assert out.exit_code == 0, out.output
+    out = CliRunner().invoke(cli, ["batch", str(spot), "--flops", "random:6", "--out", str(tmp_path / "c"),
+                                   "--workers", "1", "--worker-memory", f"{(need - 1) / 1e9}"])
+    assert out.exit_code == 1 and "needs about" in out.output
+
+
+def test_a_clusters_share_is_its_smallest_node_memory_a_cpu():
+    from zerosum.batch.run import worker_memory
+
+    nodes = [{"Alive": True, "NodeManagerAddress": "10.0.0.1", "Resources": {"CPU": 4.0, "memory": 8e9}},
+             {"Alive": True, "NodeManagerAddress": "10.0.0.2", "Resources": {"CPU": 16.0, "memory": 16e9}},
+             {"Alive": False, "NodeManagerAddress": "10.0.0.3", "Resources": {"CPU": 64.0, "memory": 1e9}},
+             {"Alive": True, "NodeManagerAddress": "head", "Resources": {"memory": 1e9}}]  # no CPU: runs no task
+    share, how = worker_memory(2, nodes)
+    assert share == 1e9 and "10.0.0.2" in how
+
+
+# --- the plots ----------------------------------------------------------------------------------
+def test_the_heat_map_is_the_weighted_bet_frequency_by_high_card_and_texture(whole, tmp_path):
+    import json
+
+    from zerosum.batch.report import aggregate, heatmap_table, plot
+
+    folder, _ = whole
+    files = [json.loads(p.read_text()) for p in folder.glob("*.json") if p.name != "batch.json"]
+    # from the files alone: three flops with their class weights; a cell's value is sum w * bet / sum w
+    fake = [{**f, "flop": flop, "texture": texture(flop), "count": count, "weight": float(count) * k,
+             "frequencies": {"c": 1 - bet, "b5": bet}}
+            for k, (f, flop, count, bet) in enumerate(zip(files * 2, ["Qs7h2d", "Ts9s8h", "6s6h3d", "Qs8h3d", "QsJs2s",
+                                                                        "Ks7h7d"],
+                                                            [24, 12, 12, 24, 4, 12], [0.1, 0.2, 0.3, 0.6, 0.7, 0.9]), 1)]
+    table = heatmap_table(fake)
+    assert table["textures"] == ["monotone", "two-tone", "rainbow", "paired"] and table["highs"] == ["K", "Q", "T", "6"]
+    cell = dict(zip(table["highs"], zip(*table["bet"])))
+    w = {f["flop"]: f["weight"] for f in fake}
+    assert cell["Q"][2] == pytest.approx((w["Qs7h2d"] * 0.1 + w["Qs8h3d"] * 0.6) / (w["Qs7h2d"] + w["Qs8h3d"]), abs=1e-12)
+    assert cell["Q"][0] == pytest.approx(0.7) and cell["Q"][1] is None and cell["Q"][3] is None
+    assert cell["T"][1] == pytest.approx(0.2) and cell["6"][3] == pytest.approx(0.3) and cell["K"][3] == pytest.approx(0.9)
+    assert table["flops"][2][1] == 2 and table["weight"][2][1] == w["Qs7h2d"] + w["Qs8h3d"]
+    # the real folder: the table the plot draws, each cell the files' weighted mean
+    real = heatmap_table(folder)
+    for i, tex in enumerate(real["textures"]):
+        for j, high in enumerate(real["highs"]):
+            mine = [f for f in files if f["texture"]["high"] == high and
+                    (tex == "paired" if f["texture"]["pairing"] != "unpaired" else f["texture"]["suits"] == tex)]
+            if not mine:
+                assert real["bet"][i][j] is None
+                continue
+            expect = sum(f["weight"] * f["frequencies"]["b5"] for f in mine) / sum(f["weight"] for f in mine)
+            assert real["bet"][i][j] == pytest.approx(expect, abs=1e-12)
+    assert heatmap_table(aggregate(folder)) == real
+    drawn = {}
+    import matplotlib.axes
+
+    original = matplotlib.axes.Axes.imshow
+
+    def spy(self, values, *args, **kwargs):
+        drawn["values"] = values
+        return original(self, values, *args, **kwargs)
+
+    matplotlib.axes.Axes.imshow = spy
+    try:
+        plot(aggregate(fake), tmp_path / "p.png")
+    finally:
+        matplotlib.axes.Axes.imshow = original
+    import numpy as np
+
+    expect = np.array([[np.nan if v is None else v for v in row] for row in table["bet"]])
+    assert np.allclose(drawn["values"], expect, equal_nan=True) and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"

@@ -5,7 +5,8 @@ number of the 22,100 flops its class stands for, or a random subset's stratum sh
 :func:`aggregate` is, for each action a, ``sum_f w_f freq_f(a) / sum_f w_f`` and the same for the
 EV, the exploitability (% of the pot) and the iterations; the same by texture group
 (:func:`~zerosum.batch.flops.texture_group`).  :func:`write_csv` writes a row a flop and a last
-``total`` row; :func:`plot` draws the bet frequency of each flop, sorted within texture groups.
+``total`` row; :func:`plot` draws each flop's root action frequencies and EV, sorted within texture groups, and
+the heat map of :func:`heatmap_table` (bet frequency by high card x texture).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import json
 from pathlib import Path
 
 from ..errors import ZerosumError
-from .flops import texture_group
+from ..poker.cards import RANKS
+from .flops import texture, texture_group
 from .run import FORMAT, MANIFEST
 
 
@@ -117,30 +119,133 @@ def write_csv(report: dict, path) -> None:
         raise ZerosumError(f"cannot write {str(path)!r}: {e.strerror or e}") from None
 
 
+#: the heat map's rows: unpaired flops by their suits, then every paired flop (trips included)
+HEAT_TEXTURES = ("monotone", "two-tone", "rainbow", "paired")
+
+
+def heat_texture(flop: str) -> str:
+    """A flop's row in the heat map: ``paired`` (trips included), else its suits."""
+    t = texture(flop)
+    return "paired" if t["pairing"] != "unpaired" else t["suits"]
+
+
+def heatmap_table(results) -> dict:
+    """The table the heat map draws: for each texture of :data:`HEAT_TEXTURES` (rows) and each
+    high card met (columns, ``A`` first), the weighted mean bet frequency ``sum_f w_f bet_f / sum_f
+    w_f`` over the flops of that cell (None where there is none), their total ``weight`` and their
+    number (``flops``).  ``results``: a folder, :func:`read_results`' list or :func:`aggregate`'s
+    report."""
+    if isinstance(results, (str, Path)):
+        results = read_results(results)
+    rows = results["rows"] if isinstance(results, dict) else aggregate(results)["rows"]
+    highs = [r for r in reversed(RANKS) if any(row["texture"]["high"] == r for row in rows)]
+    sums = {(t, h): [0.0, 0.0, 0] for t in HEAT_TEXTURES for h in highs}
+    for row in rows:
+        cell = sums[(heat_texture(row["flop"]), row["texture"]["high"])]
+        cell[0] += float(row["weight"]) * row["bet"]
+        cell[1] += float(row["weight"])
+        cell[2] += 1
+    return {"textures": list(HEAT_TEXTURES), "highs": highs,
+            "bet": [[sums[(t, h)][0] / sums[(t, h)][1] if sums[(t, h)][2] else None for h in highs]
+                    for t in HEAT_TEXTURES],
+            "weight": [[sums[(t, h)][1] for h in highs] for t in HEAT_TEXTURES],
+            "flops": [[sums[(t, h)][2] for h in highs] for t in HEAT_TEXTURES]}
+
+
+def plot_order(report: dict) -> list[tuple[str, list[dict]]]:
+    """The flops as the plots lay them out: texture groups in order, each group's flops by bet
+    frequency, highest first."""
+    groups = sorted({r["group"] for r in report["rows"]})
+    return [(g, sorted((r for r in report["rows"] if r["group"] == g), key=lambda r: (-r["bet"], r["flop"])))
+            for g in groups]
+
+
 def plot(report: dict, path, title: str = "") -> None:
-    """The first player's bet frequency on each flop, flops sorted by bet frequency within their
-    texture group, one colour a group, each group's weighted mean as a line over its bars."""
+    """Three panels: (a) each root action's frequency on each flop, stacked, the flops grouped by
+    texture (:func:`plot_order`) with each group's weighted bet frequency as a black line and the
+    weighted total dashed; (b) player 0's EV on each flop, in the same order, with each group's
+    weighted mean; (c) the heat map of :func:`heatmap_table` (weighted bet frequency by high card x
+    texture, each cell with its value and its number of flops)."""
+    import numpy as np
+
     from ..plots import pyplot, save_figure
 
     plt = pyplot()
-    groups = sorted({r["group"] for r in report["rows"]})
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.12 * len(report["rows"]) + 2), 4))
-    x = 0
-    for k, g in enumerate(groups):
-        rows = sorted((r for r in report["rows"] if r["group"] == g), key=lambda r: -r["bet"])
+    order = plot_order(report)
+    n = len(report["rows"])
+    width = max(8.0, 0.13 * (n + len(order)) + 3)
+    fig = plt.figure(figsize=(width, 12))
+    grid = fig.add_gridspec(3, 1, height_ratios=[1.2, 1.0, 1.1], hspace=0.55)
+    ax_f, ax_e = fig.add_subplot(grid[0]), fig.add_subplot(grid[1])
+    xs_all, labels, spans, x = [], [], [], 0
+    for g, rows in order:
         xs = list(range(x, x + len(rows)))
-        ax.bar(xs, [r["bet"] for r in rows], color=f"C{k % 10}", label=g, width=0.85)
-        mean = report["by_group"][g]["bet"]
-        ax.hlines(mean, xs[0] - 0.4, xs[-1] + 0.4, colors="black", linewidth=1)
-        if len(rows) <= 60:
-            for xi, r in zip(xs, rows):
-                ax.text(xi, 0.01, r["flop"], rotation=90, fontsize=6, ha="center", va="bottom")
+        xs_all += xs
+        labels += [r["flop"] for r in rows]
+        spans.append((g, xs, rows))
         x += len(rows) + 1
-    ax.axhline(report["total"]["bet"], color="gray", linestyle="--", linewidth=1,
-               label=f"weighted total {report['total']['bet']:.1%}")
-    ax.set_ylim(0, 1)
-    ax.set_xticks([])
-    ax.set_ylabel("bet frequency (player 0, root)")
-    ax.set_title(title or f"bet frequency by flop, {len(report['rows'])} flops, grouped by texture")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    rows_all = [r for _, _, rows in spans for r in rows]
+    bottom = np.zeros(len(rows_all))
+    for k, a in enumerate(report["actions"]):
+        heights = np.array([r["frequencies"][a] for r in rows_all])
+        ax_f.bar(xs_all, heights, bottom=bottom, width=0.85, color=f"C{k % 10}", label=_action_name(a, report["pot"]))
+        bottom += heights
+    for k, (g, xs, _) in enumerate(spans):
+        mean_bet, mean_ev = report["by_group"][g]["bet"], report["by_group"][g]["ev"]
+        ax_f.hlines(1 - mean_bet, xs[0] - 0.4, xs[-1] + 0.4, colors="black", linewidth=1.2)
+        ax_e.hlines(mean_ev, xs[0] - 0.4, xs[-1] + 0.4, colors="black", linewidth=1.2)
+        ax_e.bar(xs, [r["ev"] for r in spans[k][2]], width=0.85, color=f"C{k % 10}", alpha=0.8, label=g)
+        for ax, top in ((ax_f, 1.02), (ax_e, None)):
+            if top is not None:
+                ax.text((xs[0] + xs[-1]) / 2, top, g.replace(" ", "\n"), ha="center", va="bottom", fontsize=7)
+    total = report["total"]
+    ax_f.axhline(1 - total["bet"], color="gray", linestyle="--", linewidth=1)
+    ax_f.set_ylim(0, 1)
+    ax_f.set_ylabel("root frequency (player 0)")
+    ax_f.set_title(title or f"(a) player 0's root actions on {n} flops, grouped by texture (bets on top; black: "
+                   f"1 - the group's weighted bet frequency; dashed: 1 - the weighted total, {total['bet']:.1%})",
+                   fontsize=9, pad=24)
+    ax_f.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax_e.axhline(total["ev"], color="gray", linestyle="--", linewidth=1)
+    ax_e.axhline(0, color="black", linewidth=0.5)
+    ax_e.set_ylabel(f"EV, chips (pot {report['pot']:g})")
+    ax_e.set_title(f"(b) player 0's EV by flop, same order (black: the group's weighted mean; dashed: weighted "
+                   f"total {total['ev']:+.3f})", fontsize=9)
+    ax_e.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    for ax in (ax_f, ax_e):
+        ax.set_xlim(-1, x - 1)
+        if n <= 250:
+            ax.set_xticks(xs_all)
+            ax.set_xticklabels(labels, rotation=90, fontsize=6, family="monospace")
+        else:
+            ax.set_xticks([])
+    table = heatmap_table(report)
+    ax_h = fig.add_subplot(grid[2])
+    values = np.array([[np.nan if v is None else v for v in row] for row in table["bet"]], dtype=float)
+    image = ax_h.imshow(values, cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    ax_h.set_xticks(range(len(table["highs"])), table["highs"])
+    ax_h.set_yticks(range(len(table["textures"])), table["textures"])
+    ax_h.set_xlabel("high card")
+    for i, row in enumerate(table["bet"]):
+        for j, v in enumerate(row):
+            if v is not None:
+                ax_h.text(j, i, f"{v:.0%}\n{table['flops'][i][j]} fl", ha="center", va="center", fontsize=7,
+                          color="white" if v < 0.55 else "black")
+    fig.colorbar(image, ax=ax_h, label="weighted bet frequency", fraction=0.03)
+    ax_h.set_title("(c) player 0's bet frequency by high card x texture (paired: trips included), each flop "
+                   "weighted by its class weight; blank: no flop", fontsize=9)
     save_figure(fig, path)
+
+
+def _action_name(action: str, pot: float) -> str:
+    """``c`` check, ``b5`` bet 5 (50 % pot), ``a`` all-in."""
+    if action == "c":
+        return "check"
+    if action == "a":
+        return "all-in"
+    if action[:1] in ("b", "r"):
+        try:
+            return f"bet {action[1:]} ({float(action[1:]) / pot:.0%} pot)"
+        except ValueError:
+            return action
+    return action

@@ -62,7 +62,117 @@ def load_template(template) -> dict:
                            f"absent, got {board!r}")
     spot_params({**spot, "board": "AsKhQd"}, where)  # the fields checked before any work
     spot.pop("board", None)
+    check_suits(spot, where)
     return spot
+
+
+def check_suits(spot: dict, where: str = "template") -> None:
+    """Refuse (one line) a template whose ranges do not treat the four suits alike (``AsKs``,
+    ``AhKh:0.5``, ...): a flop class's weight counts flops that differ only by their suits, which such
+    a spot does not play the same.  Each range's 1,326 weights are compared with themselves under
+    the 23 other suit permutations (whatever the range's syntax)."""
+    from ..poker.cards import hole_pairs, pair_index_table, pair_str
+    from ..poker.spots import spot_params
+    from .flops import SUIT_PERMUTATIONS
+
+    params = spot_params({**spot, "board": "AsKhQd"}, where)
+    pairs, index = hole_pairs(), pair_index_table()
+    for player, key in enumerate(("range0", "range1")):
+        weights = parse_range_weights(params.get(key, ""))
+        for perm in SUIT_PERMUTATIONS[1:]:
+            p = np.asarray(perm)
+            image = index[4 * (pairs[:, 0] >> 2) + p[pairs[:, 0] & 3], 4 * (pairs[:, 1] >> 2) + p[pairs[:, 1] & 3]]
+            differ = np.flatnonzero(~np.isclose(weights[image], weights))  # a pair and its image differ
+            if differ.size:
+                i = int(differ[np.argmax(weights[differ])])  # one the range holds
+                k = int(image[i])
+                raise ZerosumError(
+                    f"{where}: player {player}'s range {params.get(key)!r} names specific suits ({pair_str(i)} "
+                    f"{weights[i]:g} but {pair_str(k)} {weights[k]:g}); a batch weights each flop class by the "
+                    f"flops it stands for, which assumes every suit plays alike: write the range without suits "
+                    f"(AKs, AKo, AK, QQ)")
+
+
+def parse_range_weights(text) -> np.ndarray:
+    """A range's (1326,) weights over ``hole_pairs()``, no card dead."""
+    from ..poker.ranges import parse_range
+
+    return np.asarray(parse_range(text), dtype=np.float64)
+
+
+#: a worker's memory besides its tree: Python, numpy, numba's compiled kernels, Ray's worker
+#: (measured: 204 MiB peak RSS for a whole one-process batch of the tiny template, whose trees the
+#: estimate puts at 71 MB; a Ray worker adds its own libraries: rounded up)
+TASK_BASE_BYTES = 300 * 1024 ** 2
+#: the flops of a set whose estimates :func:`task_memory` computes (those leaving the most hands)
+ESTIMATED_FLOPS = 3
+
+
+def task_memory(spot: dict, flops) -> dict:
+    """A flop task's memory, estimated before any solve: the hold'em game's own estimate of its
+    public tree (``HoldemGame.estimated_sizes()["public_bytes"]``: the tree without suit
+    isomorphism, an upper bound of the tree a batch builds) on the flops of ``flops`` that leave the
+    most hands in the two ranges (the public nodes are the same on every flop; the hands are not),
+    plus :data:`TASK_BASE_BYTES`.  Returns ``bytes``, ``tree_bytes``, ``flop`` (the largest),
+    ``public_nodes`` and ``hands``."""
+    from ..games import load_game
+    from ..poker.cards import hole_pairs, pair_index_table, parse_cards
+    from ..poker.spots import spot_params
+
+    params = spot_params({**spot, "board": "AsKhQd"})
+    held = [parse_range_weights(params.get(k, "")) > 0 for k in ("range0", "range1")]
+    names = sorted({c.flop if isinstance(c, FlopClass) else canonical(c) for c in flops})
+    if not names:
+        raise ZerosumError("no flop to estimate")
+
+    # the hands each flop leaves (the union's, then both players'), all flops at once: a held pair
+    # is blocked if it holds a flop card (inclusion-exclusion over the flop's three cards)
+    cards = np.array([parse_cards(f) for f in names], dtype=np.int64)  # [flops x 3]
+    pairs, index = hole_pairs(), pair_index_table()
+    pair_of = [index[cards[:, a], cards[:, b]] for a, b in ((0, 1), (0, 2), (1, 2))]
+
+    def left(mask):
+        touching = np.bincount(pairs[mask].ravel(), minlength=52)  # held pairs holding each card
+        blocked = touching[cards].sum(axis=1) - sum(mask[p].astype(np.int64) for p in pair_of)
+        return int(np.count_nonzero(mask)) - blocked
+
+    size = left(held[0] | held[1]) * 10_000 + left(held[0]) + left(held[1])
+    biggest = [names[i] for i in np.argsort(-size, kind="stable")[:ESTIMATED_FLOPS]]
+    best = None
+    for flop in biggest:
+        game = load_game("holdem", **spot_params({**spot, "board": flop}), max_bytes=1 << 62)
+        est = game.estimated_sizes()
+        if best is None or est["public_bytes"] > best["tree_bytes"]:
+            best = {"bytes": int(est["public_bytes"]) + TASK_BASE_BYTES, "tree_bytes": int(est["public_bytes"]),
+                    "flop": flop, "public_nodes": int(est["public_nodes"]), "hands": len(game.hands)}
+    return best
+
+
+def worker_memory(workers: int, nodes: list | None = None) -> tuple[int, str]:
+    """The memory a flop task may take, and how it was found: on this machine 70 % of the memory
+    available now (:func:`zerosum.core.memory.memory_limit`) shared by the ``workers``; on a Ray
+    cluster (``nodes`` as ``ray.nodes()`` lists them) the smallest share of a node, its memory
+    resource divided by its CPUs (a node runs a task a CPU)."""
+    if nodes is None:
+        from ..core.memory import memory_limit
+
+        total = memory_limit()
+        return total // max(workers, 1), f"70 % of this machine's available memory ({total / 1e9:.1f} GB) / {workers} workers"
+    shares = [(float(n["Resources"].get("memory", 0)) / float(n["Resources"]["CPU"]), n.get("NodeManagerAddress", "?"))
+              for n in nodes if n.get("Alive", True) and float(n.get("Resources", {}).get("CPU", 0)) > 0]
+    if not shares:
+        raise ZerosumError("the Ray cluster has no node with a CPU")
+    share, node = min(shares)
+    return int(share), f"the Ray node {node}'s memory a CPU"
+
+
+def check_memory(estimate: dict, share: int, how: str) -> None:
+    """Refuse (one line) a task whose estimate is above a worker's share."""
+    if estimate["bytes"] > share:
+        raise ZerosumError(
+            f"a flop task of this template needs about {estimate['bytes'] / 1e9:.2f} GB (flop {estimate['flop']}: "
+            f"{estimate['public_nodes']:,} public nodes x {estimate['hands']:,} hands), more than a worker's "
+            f"{share / 1e9:.2f} GB ({how}); use fewer workers, narrower ranges, fewer sizes or a later street")
 
 
 def template_hash(spot: dict, target: float, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
@@ -179,7 +289,7 @@ def done_flops(folder, digest: str) -> dict[str, dict]:
 
 def run_batch(template, flops, target, out, workers: int | None = None, ray: str | None = None,
               limit: int | None = None, progress=None, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
-              max_iterations: int = MAX_ITERATIONS) -> dict:
+              max_iterations: int = MAX_ITERATIONS, worker_bytes: int | None = None) -> dict:
     """Solve ``template`` (a spot file or dict) on every flop of ``flops`` (a set's name, see
     :func:`~zerosum.batch.flops.flop_set`, or a list of :class:`FlopClass`) to ``target`` (% of
     the pot: ``0.5`` or ``"0.5%"``), writing each result to the folder ``out``.
@@ -188,7 +298,10 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
     None means a local instance, ``"auto"``; ``workers`` None: the cluster's CPUs).  Flops already
     in ``out`` with this template's hash are skipped; ``limit`` solves at most that many this time.
     ``progress(event)`` is called after each flop with ``done``, ``total``, ``flop``, ``seconds``
-    (elapsed) and ``eta`` (seconds, None before the first).  Returns the summary (docs/batch.md)."""
+    (elapsed) and ``eta`` (seconds, None before the first).  Returns the summary (docs/batch.md).
+
+    Before any flop: a task's memory is estimated (:func:`task_memory`) and a template larger than a
+    worker's share (:func:`worker_memory`, or ``worker_bytes`` if given) is refused in one line."""
     from ..distributed.ray_runtime import check_workers
 
     check_workers(workers)
@@ -200,6 +313,14 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
     if limit is not None and limit < 0:
         raise ZerosumError(f"the limit must be at least 0, got {limit}")
     digest = template_hash(spot, target, algorithm, check_every, max_iterations)
+    use_ray = ray is not None or workers != 1
+    local = ray is None or ray == "auto"
+    estimate = task_memory(spot, chosen)
+    if worker_bytes is not None:
+        check_memory(estimate, int(worker_bytes), "worker_bytes")
+    elif local:  # a cluster's nodes are known once Ray is joined (_run_on_ray), still before any flop
+        n = workers if workers is not None else (os.cpu_count() or 1)
+        check_memory(estimate, *worker_memory(n))
     folder = Path(out)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -237,28 +358,31 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
                       "exploitability_pct": result["exploitability_pct"], "iterations": result["iterations"]})
 
     args = (target, algorithm, check_every, max_iterations)
-    use_ray = ray is not None or workers != 1
     n_workers = 1
     if not use_ray:
         for flop in todo:
             finish(solve_flop(spot, flop, *args))
     elif todo:
-        n_workers = _run_on_ray(spot, todo, args, ray or "auto", workers, finish)
+        n_workers = _run_on_ray(spot, todo, args, ray or "auto", workers, finish,
+                                None if local or worker_bytes is not None else estimate)
     elapsed = time.perf_counter() - t0
     return {"folder": str(folder), "template_hash": digest, "target_pct": target, "flops": len(chosen),
             "already_done": len(set(weights) & set(done)),
             "solved": state["solved"], "left": len(chosen) - len(done) - state["solved"],
             "seconds": elapsed, "flops_per_hour": 3600 * state["solved"] / elapsed if state["solved"] else None,
-            "workers": n_workers, "ray": use_ray}
+            "workers": n_workers, "ray": use_ray, "task_bytes": estimate["bytes"]}
 
 
-def _run_on_ray(spot, todo, args, address, workers, finish) -> int:
+def _run_on_ray(spot, todo, args, address, workers, finish, estimate=None) -> int:
     """Each flop a Ray task of one CPU, at most the workers' count in flight; ``finish`` each result
-    as it comes (so a lost worker loses only its flop in flight)."""
+    as it comes (so a lost worker loses only its flop in flight).  ``estimate`` (a cluster's): a
+    task's memory, checked against the nodes' before any task starts."""
     from ..distributed.ray_runtime import import_ray, start
 
     n = start(address, workers)
     rt = import_ray()
+    if estimate is not None:
+        check_memory(estimate, *worker_memory(n, rt.nodes()))
     task = rt.remote(num_cpus=1)(solve_flop)
     spot_ref = rt.put(spot)
     pending, next_flop = {}, 0

@@ -36,8 +36,11 @@ def _duration(seconds: float) -> str:
               help="Ray to run on: auto (a local instance, the default unless --workers 1) or HOST:PORT (a cluster).")
 @click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N",
               help="Solve at most N flops this time (a rerun goes on with the rest).")
+@click.option("--worker-memory", "worker_gb", type=click.FloatRange(min=0, min_open=True), default=None, metavar="GB",
+              help="The memory a flop task may take; a template whose task's estimate is larger is refused before "
+                   "any flop. Default: 70 % of the available memory / --workers (a cluster: each node's memory a CPU).")
 @json_option
-def batch(spot, flops, target, out, workers, ray_address, limit, as_json):
+def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, as_json):
     """Solve the hold'em spot template SPOT (its board replaced by each flop) on every flop of a set,
     each to a target in % of the pot, writing each flop's result to FOLDER as it finishes.
 
@@ -50,7 +53,8 @@ def batch(spot, flops, target, out, workers, ray_address, limit, as_json):
         click.echo(f"[{e['done']}/{e['total']}] {e['flop']}: {e['iterations']} iterations, "
                    f"{e['exploitability_pct']:.3f} % of the pot; {_duration(e['seconds'])} so far{eta}", err=True)
 
-    summary = run_batch(spot, flops, target, out, workers=workers, ray=ray_address, limit=limit, progress=progress)
+    summary = run_batch(spot, flops, target, out, workers=workers, ray=ray_address, limit=limit, progress=progress,
+                        worker_bytes=None if worker_gb is None else int(worker_gb * 1e9))
     if as_json:
         emit_json(summary)
         return
