@@ -330,11 +330,11 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         return
     if algorithm == "lp":
         check_lp_size(g)
-    from ..distributed.ray_runtime import check_workers
     from .public_tree import resolve_form, solve_public
 
     psro_ray = ray_address is not None and algorithm == "psro"  # the two learned oracle calls at once
     if ray_address is not None:  # the public tree split over Ray workers
+        from ..distributed.ray_runtime import check_workers
         from .ray import check_ray_game, solve_split
 
         check_workers(workers)

@@ -240,14 +240,18 @@ def save_policy(solver, policy, path) -> None:
         save_networks(network_path(path), solver.networks())
 
 
+def _plot(curve, path, title) -> None:
+    from ..plots import convergence  # (matplotlib's module, imported where a plot is asked for only)
+
+    convergence(curve, path, title)
+
+
 def write_outputs(result: dict, solver, policy, state_path=None, save_path=None, plot=None,
                   current=None) -> list[str]:
     """Write the state, the policy and the plot (``plot``: (path, rows, title)) where asked, adding
     ``state_saved``, ``saved`` and ``plot`` to ``result``; returns the messages of those that failed.
     ``current``: (path, a function returning the current policy) for ``--save-current``
     (``saved_current``)."""
-    from ..plots import convergence
-
     failed = []
     plot_path, curve, title = plot if plot else (None, None, None)
     current_path, current_policy = current if current else (None, None)
@@ -255,7 +259,7 @@ def write_outputs(result: dict, solver, policy, state_path=None, save_path=None,
             ("state_saved", state_path, lambda: save_state(solver, state_path)),
             ("saved", save_path, lambda: save_policy(solver, policy, save_path)),
             ("saved_current", current_path, lambda: current_policy().save(current_path)),
-            ("plot", plot_path, lambda: convergence(curve, plot_path, title))):
+            ("plot", plot_path, lambda: _plot(curve, plot_path, title))):
         if path:
             try:
                 write()
