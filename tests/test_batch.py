@@ -426,3 +426,26 @@ def test_the_heat_map_is_the_weighted_bet_frequency_by_high_card_and_texture(who
 
     expect = np.array([[np.nan if v is None else v for v in row] for row in table["bet"]])
     assert np.allclose(drawn["values"], expect, equal_nan=True) and (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_save_solutions_writes_each_flops_whole_solution(tmp_path):
+    import json
+
+    from zerosum.batch import run_batch
+    from zerosum.batch.run import _root_report
+    from zerosum.games import load_game
+    from zerosum.poker.spots import spot_params
+    from zerosum.public_tree.policy import open_solution
+
+    folder = tmp_path / "saved"
+    run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, save_solutions=True)
+    result = json.loads((folder / "Qs7h2d.json").read_text())
+    assert result["solution"] == "Qs7h2d.zsp" and "_solution" not in result
+    saved = open_solution(folder / "Qs7h2d.zsp", game=load_game("holdem", **spot_params({**TINY, "board": "Qs7h2d"})))
+    root = _root_report(saved.tree, saved)  # the saved strategy gives the file's root frequencies (16-bit)
+    assert root["frequencies"] == pytest.approx(result["frequencies"], abs=1e-4)
+    again = run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, save_solutions=True)
+    assert again["solved"] == 0 and again["already_done"] == 1
+    (folder / "Qs7h2d.zsp").unlink()  # a result without its solution is solved again when solutions are asked for
+    assert run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, save_solutions=True)["solved"] == 1
+    assert (folder / "Qs7h2d.zsp").exists()

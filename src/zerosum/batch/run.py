@@ -222,9 +222,12 @@ def _root_report(tree, policy) -> dict:
 
 
 def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
-               max_iterations: int = MAX_ITERATIONS) -> dict:
+               max_iterations: int = MAX_ITERATIONS, save_solution: bool = False) -> dict:
     """The template ``spot`` solved on ``flop`` to ``target`` % of the pot (see the module
-    docstring); the result dict written to the results folder, less the set's ``weight``."""
+    docstring); the result dict written to the results folder, less the set's ``weight``.
+    ``save_solution``: also the whole average strategy as a ``.zsp`` solution file's bytes
+    (``"_solution"``, which :func:`run_batch` writes beside the result: a Ray task returns it, so
+    a cluster's workers need no shared folder)."""
     from ..games import load_game
     from ..poker.spots import spot_params
     from ..public_tree.holdem_build import holdem_public_tree
@@ -245,10 +248,19 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
     marks = list(range(check_every, max_iterations + 1, check_every))
     rows = solver.run(max_iterations, marks, stop=stop)
     t2 = time.perf_counter()
-    root = _root_report(tree, solver.average_policy())
+    average = solver.average_policy()
+    root = _root_report(tree, average)
     last = rows[-1]
+    extra = {}
+    if save_solution:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "solution.zsp"
+            average.save(path)
+            extra["_solution"] = path.read_bytes()
     t3 = time.perf_counter()
-    return {"format": FORMAT, "version": VERSION, "flop": canonical(flop), "board": flop,
+    return {**extra, "format": FORMAT, "version": VERSION, "flop": canonical(flop), "board": flop,
             "count": _count(canonical(flop)), "texture": texture(flop), "player": 0,
             "actions": root["actions"], "frequencies": root["frequencies"],
             "ev": last["value_average"], "value": last["value_average"], "pot": tree.pot,
@@ -289,7 +301,8 @@ def done_flops(folder, digest: str) -> dict[str, dict]:
 
 def run_batch(template, flops, target, out, workers: int | None = None, ray: str | None = None,
               limit: int | None = None, progress=None, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
-              max_iterations: int = MAX_ITERATIONS, worker_bytes: int | None = None) -> dict:
+              max_iterations: int = MAX_ITERATIONS, worker_bytes: int | None = None,
+              save_solutions: bool = False) -> dict:
     """Solve ``template`` (a spot file or dict) on every flop of ``flops`` (a set's name, see
     :func:`~zerosum.batch.flops.flop_set`, or a list of :class:`FlopClass`) to ``target`` (% of
     the pot: ``0.5`` or ``"0.5%"``), writing each result to the folder ``out``.
@@ -301,7 +314,9 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
     (elapsed) and ``eta`` (seconds, None before the first).  Returns the summary (docs/batch.md).
 
     Before any flop: a task's memory is estimated (:func:`task_memory`) and a template larger than a
-    worker's share (:func:`worker_memory`, or ``worker_bytes`` if given) is refused in one line."""
+    worker's share (:func:`worker_memory`, or ``worker_bytes`` if given) is refused in one line.
+    ``save_solutions``: each flop's whole solution also written, ``FOLDER/FLOP.zsp`` (the result's
+    ``solution`` names it; ``zerosum explore`` / ``evaluate`` read it)."""
     from ..distributed.ray_runtime import check_workers
 
     check_workers(workers)
@@ -336,6 +351,8 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
     for flop, result in done.items():  # the set gives the weight: a file kept from another set takes this one's
         if flop in weights and result.get("weight") != weights[flop]:
             _write(folder / f"{flop}.json", {**result, "weight": weights[flop]})
+    if save_solutions:  # a flop solved before without its solution is solved again
+        done = {f: r for f, r in done.items() if (folder / f"{f}.zsp").exists()}
     todo = [c.flop for c in chosen if c.flop not in done]
     if limit is not None:
         todo = todo[:limit]
@@ -344,6 +361,12 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
 
     def finish(result: dict) -> None:
         result.update(weight=weights[result["flop"]], template_hash=digest)
+        solution = result.pop("_solution", None)
+        if solution is not None:
+            from ..files import write_atomic
+
+            write_atomic(folder / f"{result['flop']}.zsp", lambda tmp: Path(tmp).write_bytes(solution))
+            result["solution"] = f"{result['flop']}.zsp"
         _write(folder / f"{result['flop']}.json", result)
         state["solved"] += 1
         if progress is not None:
@@ -357,7 +380,7 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
                       "eta": rate * left,
                       "exploitability_pct": result["exploitability_pct"], "iterations": result["iterations"]})
 
-    args = (target, algorithm, check_every, max_iterations)
+    args = (target, algorithm, check_every, max_iterations, save_solutions)
     n_workers = 1
     if not use_ray:
         for flop in todo:

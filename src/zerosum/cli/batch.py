@@ -39,8 +39,10 @@ def _duration(seconds: float) -> str:
 @click.option("--worker-memory", "worker_gb", type=click.FloatRange(min=0, min_open=True), default=None, metavar="GB",
               help="The memory a flop task may take; a template whose task's estimate is larger is refused before "
                    "any flop. Default: 70 % of the available memory / --workers (a cluster: each node's memory a CPU).")
+@click.option("--save-solutions", is_flag=True,
+              help="Also write each flop's whole solution, FOLDER/FLOP.zsp (zerosum explore / evaluate read it).")
 @json_option
-def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, as_json):
+def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, save_solutions, as_json):
     """Solve the hold'em spot template SPOT (its board replaced by each flop) on every flop of a set,
     each to a target in % of the pot, writing each flop's result to FOLDER as it finishes.
 
@@ -54,7 +56,7 @@ def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, as_j
                    f"{e['exploitability_pct']:.3f} % of the pot; {_duration(e['seconds'])} so far{eta}", err=True)
 
     summary = run_batch(spot, flops, target, out, workers=workers, ray=ray_address, limit=limit, progress=progress,
-                        worker_bytes=None if worker_gb is None else int(worker_gb * 1e9))
+                        worker_bytes=None if worker_gb is None else int(worker_gb * 1e9), save_solutions=save_solutions)
     if as_json:
         emit_json(summary)
         return
@@ -70,12 +72,13 @@ def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, as_j
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the table as CSV (a row a flop, then the weighted total).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
-              help="Plot the bet frequency by flop, grouped by texture.")
+              help="Plot each flop's root action frequencies and EV, grouped by texture, and a heat map of the "
+                   "weighted bet frequency by high card x texture.")
 @json_option
 def report(folder, csv_path, plot_path, as_json):
     """The aggregate of a `zerosum batch` results FOLDER: each flop's root action frequencies and EV
     for the first player to act, and their total weighted by each flop's weight."""
-    from ..batch.report import aggregate, plot, read_results, write_csv
+    from ..batch.report import aggregate, heatmap_table, plot, read_results, write_csv
 
     if plot_path:
         from ..plots import check_plot_path
@@ -87,7 +90,7 @@ def report(folder, csv_path, plot_path, as_json):
     if plot_path:
         plot(rep, plot_path)
     if as_json:
-        emit_json(rep)
+        emit_json({**rep, "heatmap": heatmap_table(rep)})
         return
     actions = rep["actions"]
     head = f"{'flop':<8} {'weight':>8} {'texture':<22}" + "".join(f" {a:>7}" for a in actions) + \
