@@ -183,8 +183,138 @@ def check_size(tree: PublicTree, node: int, nodes: np.ndarray) -> None:
 
 def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | None = None, locked=None,
                 boards: _Boards | None = None) -> dict:
-    """Counterfactual values of every hand of both players at ``node`` under ``policy``: one pass
-    down (reach vectors), terminals per board (matrix products), one pass up.  With
+    """Counterfactual values of every hand of both players at ``node`` under ``policy``.  With
+    ``best_response=q``, player q takes the best action per hand at its nodes below (read only
+    q's values then: the other player's are not against that response), except for the hands of
+    ``locked[node]`` (a bool [hands] mask), which follow the policy there.  Returns ``cfv`` (two
+    vectors), ``reach`` (two vectors at ``node``) and ``denominator`` (D of the module docstring).
+
+    The reach at ``node`` comes from the path (:func:`path_reach`), the values from the compiled
+    depth-first pass (:func:`~zerosum.public_tree.kernels.dfs_from`, one per player, EXPECT or
+    BEST_RESPONSE) started at ``node`` with that reach: vectors per depth, O(depth x hands)
+    memory whatever the subtree (:func:`_pass_values`).  With ``locked`` the NumPy pass
+    (:func:`numpy_node_values`: the kernels have no locked hands)."""
+    if locked:
+        return numpy_node_values(tree, policy, node, best_response, locked, boards)
+    from . import kernels
+
+    inside = subtree_mask(tree, node)
+    check_work(tree, node, inside)
+    top = path_reach(tree, policy, node)
+    src = _pass_sources(tree, policy, inside)
+    cfv = [_pass_values(tree, src, node, p, top,
+                        kernels.BEST_RESPONSE if best_response == p else kernels.EXPECT) for p in (0, 1)]
+    w, _ = (boards or _Boards(tree)).get(int(tree.board[node]))
+    den = [w @ top[1], w.T @ top[0]]
+    return {"cfv": cfv, "reach": top, "denominator": den}
+
+
+def subtree_mask(tree: PublicTree, node: int) -> np.ndarray:
+    """Per node, whether it is ``node`` or below it: one vector step per depth (the children of
+    the last depth's nodes), no loop over nodes in Python."""
+    inside = np.zeros(tree.n_nodes, dtype=bool)
+    level = np.array([node], dtype=np.int64)
+    while len(level):
+        inside[level] = True
+        counts = tree.n_children[level].astype(np.int64)
+        level = level[counts > 0]
+        counts = counts[counts > 0]
+        if not len(level):
+            break
+        starts = np.repeat(tree.first_child[level].astype(np.int64) - np.cumsum(counts) + counts, counts)
+        level = starts + np.arange(int(counts.sum()))
+    return inside
+
+
+def check_work(tree: PublicTree, node: int, inside: np.ndarray) -> None:
+    """Refuse, in one line and before any work, a subtree whose terminals would take minutes
+    (terminals x n0 x n1 past :data:`MAX_TERMINAL_WORK`); memory is no bound (the compiled pass
+    keeps vectors per depth)."""
+    n0, n1 = tree.n_hands
+    terminals = int((inside & (tree.kind >= FOLD)).sum())
+    work = terminals * n0 * n1
+    if work <= MAX_TERMINAL_WORK:
+        return
+    parent = tree.parent.astype(np.int64)
+    below_deal = inside.copy()
+    below_deal[0] = False
+    below_deal[1:] &= tree.kind[parent[1:]] == CHANCE_NODE
+    below_deal[node] = False
+    later = np.flatnonzero(below_deal)
+    hint = f"; ask for a node after the next card, e.g. --node {tree.labels[int(later[0])]!r}" if len(later) else \
+        "; narrow the ranges"
+    raise ZerosumError(f"the analysis at {tree.labels[node]!r} walks {int(inside.sum()):,} public nodes x "
+                       f"{max(n0, n1):,} hands ({work:.1e} terminal products), too much here{hint}")
+
+
+#: the workspace of the last tree analysed (its kernel arrays, terminal batches and vectors per
+#: depth), kept while that tree lives: resolving calls node_values at many nodes of one tree
+_LAST_WORKSPACE: list = [None, None]
+
+
+def _workspace(tree: PublicTree):
+    import weakref
+
+    from .arrays import depth_scratch
+    from .passes import Workspace
+
+    ref, ws = _LAST_WORKSPACE
+    if ref is not None and ref() is tree:
+        return ws
+    ws = Workspace(tree, np.float64)
+    ws.scratch = depth_scratch(ws.max_depth, ws.max_actions, ws.width, np.float64, False, ws.batches)
+    _LAST_WORKSPACE[:] = [weakref.ref(tree), ws]
+    return ws
+
+
+def _pass_sources(tree: PublicTree, policy, inside: np.ndarray) -> list[np.ndarray]:
+    """The arrays the pass reads each player's strategy from (normalized per node and hand as it
+    reads them: probabilities read unchanged).  A policy read from a ``uint16`` solution file
+    (:class:`~zerosum.public_tree.policy.SavedPolicy`, its probabilities not all read): its
+    16-bit entries themselves, from only the blocks holding a decision node of the subtree (2
+    bytes an entry, the rest of the array zeros never written, so no memory; the pass divides
+    each entry by the node's total, 65535, as the file's reader does); any other policy: its
+    float64 probabilities."""
+    reader = getattr(policy, "reader", None)
+    if reader is None or getattr(policy, "_probs", None) is not None or reader.header.get("encoding") != "uint16":
+        return [np.asarray(policy.probs[p], dtype=np.float64) for p in (0, 1)]
+    out = []
+    for p, size in enumerate(tree.infoset_actions()):
+        codes = np.zeros(size, dtype=np.uint16)
+        nodes = np.flatnonzero(inside & (tree.kind == DECISION) & (tree.player == p))
+        blocks = np.unique(np.searchsorted(reader.starts[p], nodes, side="right") - 1) if len(nodes) else []
+        for k in np.asarray(blocks, dtype=np.int64).tolist():
+            first = reader.firsts[p][k]
+            block = reader.block(p, k)
+            codes[first:first + len(block)] = block
+        out.append(codes)
+    return out
+
+
+def _pass_values(tree: PublicTree, src: list[np.ndarray], node: int, p: int, top: list[np.ndarray],
+                 mode: int) -> np.ndarray:
+    """Player p's counterfactual values at ``node``: the depth-first pass from ``node``
+    (``Cut(n0=node)``), the reach ``top`` in row 0 of its vectors per depth."""
+    from . import kernels
+    from .arrays import Cut, Sums, pass_step
+
+    ws = _workspace(tree)
+    sc = ws.scratch
+    n_p, n_o = tree.n_hands[p], tree.n_hands[1 - p]
+    sc.own[0, :n_p] = top[p]
+    sc.opp[0, :n_o] = top[1 - p]
+    ranges = ws.ranges
+    sums = Sums(ranges[p], ranges[1 - p], src[p], src[1 - p], ws.empty, src[p], ws.no_scales, ws.no_sample)
+    kernels.dfs_from(*ws.args, pass_step(p, mode), sums, sc, ws.cs, Cut(int(node), 0, ws.no_sample, ws.no_cut,
+                                                                          ws.no_cut))
+    return sc.val[0, :n_p].astype(np.float64, copy=True)
+
+
+def numpy_node_values(tree: PublicTree, policy, node: int = 0, best_response: int | None = None, locked=None,
+                boards: _Boards | None = None) -> dict:
+    """:func:`node_values` in NumPy (the reference the tests check the compiled pass against, and
+    the pass of a best response with locked hands): one pass down (reach vectors), terminals per
+    board (matrix products), one pass up, with [nodes x hands] arrays for the whole subtree.  With
     ``best_response=q``, player q takes the best action per hand at its nodes below (read only
     q's values then: the other player's are not against that response), except for the hands of
     ``locked[node]`` (a bool [hands] mask), which follow the policy there.  Returns ``cfv`` (two
