@@ -9,7 +9,7 @@ reports players study (docs/batch.md).
   ``zerosum solve holdem --spot`` runs it) and the batch (:func:`run_batch`): each flop a Ray task
   or a plain loop, each result written at once to the results folder, so a stopped batch resumes;
 * :mod:`.report` -- reading a results folder (:func:`read_results`), the weighted aggregate
-  (:func:`aggregate`), its table as CSV and its plot.
+  (:func:`aggregate`), its table as CSV, the heat map's table (:func:`heatmap_table`) and the plots.
 
 May import: numpy, matplotlib (in the plot only, through :mod:`zerosum.plots`), Ray (inside
 functions, through :mod:`zerosum.distributed`), :mod:`zerosum.poker`, :mod:`zerosum.public_tree`
@@ -24,7 +24,7 @@ from __future__ import annotations
 _LAZY = {
     "FlopClass": "flops", "flop_classes": "flops", "flop_set": "flops", "texture": "flops", "canonical": "flops",
     "solve_flop": "run", "run_batch": "run", "load_template": "run",
-    "read_results": "report", "aggregate": "report",
+    "read_results": "report", "aggregate": "report", "heatmap_table": "report", "task_memory": "run",
 }
 
 
@@ -43,5 +43,5 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["FlopClass", "aggregate", "canonical", "flop_classes", "flop_set", "load_template",
-           "read_results", "run_batch", "solve_flop", "texture"]
+__all__ = ["FlopClass", "aggregate", "canonical", "flop_classes", "flop_set", "heatmap_table", "load_template",
+           "read_results", "run_batch", "solve_flop", "task_memory", "texture"]

@@ -316,7 +316,7 @@ def run_batch(template, flops, target, out, workers: int | None = None, ray: str
     Before any flop: a task's memory is estimated (:func:`task_memory`) and a template larger than a
     worker's share (:func:`worker_memory`, or ``worker_bytes`` if given) is refused in one line.
     ``save_solutions``: each flop's whole solution also written, ``FOLDER/FLOP.zsp`` (the result's
-    ``solution`` names it; ``zerosum explore`` / ``evaluate`` read it)."""
+    ``solution`` names it; ``zerosum evaluate holdem FILE.zsp --spot`` reads it)."""
     from ..distributed.ray_runtime import check_workers
 
     check_workers(workers)

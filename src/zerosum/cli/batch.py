@@ -40,7 +40,7 @@ def _duration(seconds: float) -> str:
               help="The memory a flop task may take; a template whose task's estimate is larger is refused before "
                    "any flop. Default: 70 % of the available memory / --workers (a cluster: each node's memory a CPU).")
 @click.option("--save-solutions", is_flag=True,
-              help="Also write each flop's whole solution, FOLDER/FLOP.zsp (zerosum explore / evaluate read it).")
+              help="Also write each flop's whole solution, FOLDER/FLOP.zsp (zerosum evaluate reads it).")
 @json_option
 def batch(spot, flops, target, out, workers, ray_address, limit, worker_gb, save_solutions, as_json):
     """Solve the hold'em spot template SPOT (its board replaced by each flop) on every flop of a set,
