@@ -51,7 +51,7 @@ def test_sweep_ties_and_removal_by_hand():
     a split pot between two such hands, and a hand holding Ac beats them."""
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
     tree = public_tree(game)
-    from zerosum.public_tree import kernels
+    from zerosum.public_tree.evaluators.dispatch import terminal
     from zerosum.public_tree.arrays import card_scratch
 
     showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))
@@ -63,7 +63,7 @@ def test_sweep_ties_and_removal_by_hand():
     opp = np.zeros((1, tree.width))
     opp[0, :tree.n_hands[1]] = reach
     val = np.zeros((tree.n_nodes, tree.width))
-    kernels.terminal(showdown, 0, 0, tree.player[showdown], False, stake, tree.board[showdown], opp, val,
+    terminal(showdown, 0, 0, tree.player[showdown], False, stake, tree.board[showdown], opp, val,
                      tree.terminals.kernel_args(), card_scratch(tree.width))
     # AcKc beats both of player 1's hands (no shared card): stake * c * their reach
     assert val[showdown, hands.index("AcKc")] == pytest.approx(2 * stake * c * reach)

@@ -1,4 +1,4 @@
-"""The sweep evaluator's showdown by prefix sums (kernels._showdown_prefix) against the two running
+"""The sweep evaluator's showdown by prefix sums (evaluators.sweep._showdown_prefix) against the two running
 sweeps it replaced (still run with a 52-entry scratch) and against the dense O(n^2) matrices."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from zerosum.games import load_game
-from zerosum.public_tree import kernels
+from zerosum.public_tree.evaluators.dispatch import terminal
 from zerosum.public_tree.arrays import card_scratch
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import FOLD, SHOWDOWN
@@ -35,7 +35,7 @@ def test_prefix_showdown_equals_the_sweeps_and_the_dense_matrices(board, ranges)
                 opp = np.zeros((1, width))
                 opp[0, :n_o] = rng.random(n_o) * (rng.random(n_o) < 0.8)
                 val = np.full((1, width), np.nan)
-                kernels.terminal(0, 0, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n], opp,
+                terminal(0, 0, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n], opp,
                                  val, targs, cs)
                 out[name, p] = val[0]
         for p in (0, 1):

@@ -120,7 +120,7 @@ def test_block_abs_max_bits_is_the_float_maximum(seed):
 def test_the_switch_makes_the_kernels_call_the_plain_twins(tmp_path):
     """In a fresh process with ``ZEROSUM_SIMD=0``: the kernels' names are the twins, and Numba's
     cache is a folder of its own (a kernel cached with the intrinsics would keep them)."""
-    code = ("import numba; from zerosum.public_tree import kernels, simd; "
+    code = ("import numba; from zerosum.public_tree import simd; from zerosum.public_tree.evaluators import batches as kernels; "
             "print(simd.ENABLED, kernels.lane_prefix is simd.lane_prefix_plain, "
             "kernels.hand_values is simd.hand_values_plain, numba.config.CACHE_DIR)")
     env = {**os.environ, "ZEROSUM_SIMD": "0", "NUMBA_CACHE_DIR": str(tmp_path)}

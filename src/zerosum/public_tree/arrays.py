@@ -114,7 +114,7 @@ class ShapeArrays(NamedTuple):
 
 class TerminalBatches(NamedTuple):
     """Where the depth-first pass evaluates a subtree's terminals together (hold'em's sweep
-    evaluator; :func:`zerosum.public_tree.kernels.batch_plan` makes it, from the tree, once): the
+    evaluator; :func:`zerosum.public_tree.evaluators.batches.batch_plan` makes it, from the tree, once): the
     subtrees with no chance node below a deal (each river's betting, or the whole tree of a river
     spot), up to a size.  ``root[n]``: n's batch (-1: n is not the top of one; empty: no batches);
     batch r's nodes are ``node[start[r]:start[r + 1]]``, breadth first (a node's children are
@@ -128,7 +128,7 @@ class TerminalBatches(NamedTuple):
     local: np.ndarray
 
 
-#: (int32, as :func:`~zerosum.public_tree.kernels.batch_plan` makes them: node numbers and
+#: (int32, as :func:`~zerosum.public_tree.evaluators.batches.batch_plan` makes them: node numbers and
 #: positions, which int32 holds at half int64's memory)
 NO_BATCHES = TerminalBatches(*(np.zeros(0, dtype=np.int32) for _ in range(5)))
 
@@ -143,7 +143,7 @@ class DepthScratch(NamedTuple):
     the showdowns' padding lanes), the terminals' values (``b_val``, a row per node, 8 more), the
     showdowns' prefix sums eight lanes wide (``b_sums``, float64), a node's reach row
     (``b_row``), the showdowns and folds of a batch (``b_lanes``, three rows and 8 long: see
-    :func:`~zerosum.public_tree.kernels.batch_terminals`) and one row of totals (``b_tot``); all
+    :func:`~zerosum.public_tree.evaluators.batches.batch_terminals`) and one row of totals (``b_tot``); all
     empty where there are no batches."""
 
     opp: np.ndarray

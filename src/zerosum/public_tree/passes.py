@@ -34,6 +34,7 @@ from .arrays import (
     pass_step,
     tree_arrays,
 )
+from .evaluators.batches import batch_plan
 from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
 from .shapes import rank_rows, shape_tree
 from .terminals import RANKS, SWEEP
@@ -44,17 +45,17 @@ BATCH_NODES = 256
 
 
 def terminal_batches(tree: PublicTree) -> TerminalBatches:
-    """The depth-first pass's terminal batches (:func:`~zerosum.public_tree.kernels.batch_plan`):
+    """The depth-first pass's terminal batches (:func:`~zerosum.public_tree.evaluators.batches.batch_plan`):
     hold'em trees whose sweep keeps each player's hand list (the showdown by prefix sums), none
     otherwise.  A batch is the terminals below one river deal (limit turn subgame Ks7d2c9h: 336
     batches of 25 nodes, 7 showdowns and 6 folds each), so its showdowns run eight at a time
-    (:func:`~zerosum.public_tree.kernels._showdown_lanes`), p's folds come from the showdowns' sums
-    and the opponent's four at a time (:func:`~zerosum.public_tree.kernels._fold_lanes`), with the
+    (:func:`~zerosum.public_tree.evaluators.batches._showdown_lanes`), p's folds come from the showdowns' sums
+    and the opponent's four at a time (:func:`~zerosum.public_tree.evaluators.batches._fold_lanes`), with the
     same figures bit for bit as one terminal at a time."""
     term = tree.terminals.kernel_args()
     if term.evaluator != SWEEP or len(term.qorder) == 0:
         return NO_BATCHES
-    return TerminalBatches(*kernels.batch_plan(tree.kind, tree.parent, tree.first_child, tree.n_children, tree.board,
+    return TerminalBatches(*batch_plan(tree.kind, tree.parent, tree.first_child, tree.n_children, tree.board,
                                                BATCH_NODES))
 
 

@@ -31,15 +31,16 @@ terminal constants (``ShapeArrays``), the evaluator's data (``TerminalArrays``),
 (:func:`~zerosum.public_tree.kernels.match`, :func:`~zerosum.public_tree.kernels.share`,
 :func:`~zerosum.public_tree.kernels.matched`, :func:`~zerosum.public_tree.kernels.denominators`),
 and a terminal row of the dense or sweep evaluator is
-:func:`~zerosum.public_tree.kernels.terminal`, the depth-first pass's.
+:func:`~zerosum.public_tree.evaluators.dispatch.terminal`, the depth-first pass's.
 """
 
 from __future__ import annotations
 
 from numba import njit, uint64
 
+from .evaluators.dispatch import terminal
 from .form import DECISION, FOLD
-from .kernels import denominators, match, matched, share, terminal
+from .kernels import denominators, match, matched, share
 
 #: the passes: compiled without Numba's reference counting (``_nrt=False``, the jit option that turns
 #: the runtime off).  They allocate nothing and return no array, so counting only costs: each helper
@@ -295,7 +296,7 @@ def _ugather(dst, db, src, sb, mc, er, m, n):
 
 @njit(cache=True, inline="always", error_model="numpy")
 def _urank_block(y, yb, v, vb, sm, m, r, p, is_fold, r0, rowc, k, tt):
-    """:func:`zerosum.public_tree.kernels.rank_terminal` on m rows at once (rows r0 .., hand i of row u at ``i * sm + u`` from
+    """:func:`zerosum.public_tree.evaluators.rank.rank_values` on m rows at once (rows r0 .., hand i of row u at ``i * sm + u`` from
     ``yb`` / ``vb``): the same operations per row, in the same order, with the rows in the inner
     loops.  ``rowc`` holds per row the showdown scale, the fold scales for players 0 and 1 and the
     public card's rank (-1: none), as ``rank_terminal`` computes them (:func:`shapes.rank_rows`); that rank may

@@ -1,8 +1,8 @@
 """The hand-written vector code of the public tree's terminals, each beside a plain Numba twin
 that computes the same figures bit for bit, and the switch between them.
 
-The showdowns and folds of a terminal batch (:func:`zerosum.public_tree.kernels._showdown_lanes`,
-:func:`~zerosum.public_tree.kernels._fold_lanes`) add eight (or four) lanes of sums at once.
+The showdowns and folds of a terminal batch (:func:`zerosum.public_tree.evaluators.batches._showdown_lanes`,
+:func:`~zerosum.public_tree.evaluators.batches._fold_lanes`) add eight (or four) lanes of sums at once.
 Numba's loop vectorizer leaves those loops scalar (the lanes are unrolled first and its SLP
 vectorizer is off), so each loop is written here as one LLVM loop over 4- or 8-vectors of float64
 (``@intrinsic``): the same IEEE operations in the same order as the scalar lanes, no fast-math,

@@ -1,0 +1,297 @@
+"""The terminal batches: a river's terminals (the showdowns and folds below one decision node of
+a hold'em tree) evaluated together, eight showdowns or four folds at once, by the vector loops of
+:mod:`zerosum.public_tree.simd`, with the figures of one terminal at a time.
+
+May import: numpy, numba, :mod:`zerosum.public_tree.form`, :mod:`zerosum.public_tree.rows`,
+:mod:`zerosum.public_tree.simd`, :mod:`.` (the dispatch).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..form import CHANCE_NODE, DECISION, FOLD
+from ..rows import row_reach, row_totals
+from ..simd import fold_values4, hand_values, lane_prefix, lane_sums4
+from .dispatch import terminal
+
+
+@njit(cache=True, error_model="numpy")
+def batch_plan(kind, parent, first_child, n_children, board, cap):
+    """The :class:`~zerosum.public_tree.arrays.TerminalBatches` of a tree (its five arrays): a batch
+    per decision node with no chance node below it whose parent is a chance node (or the root of
+    a tree with no deal), of at most ``cap`` nodes whose showdowns are all on one board."""
+    nn = len(kind)
+    below = np.zeros(nn, dtype=np.bool_)  # a chance node at or below n (children after parents)
+    for n in range(nn - 1, -1, -1):
+        if kind[n] == CHANCE_NODE:
+            below[n] = True
+        if below[n] and n > 0:
+            below[parent[n]] = True
+    size = np.zeros(nn, dtype=np.int64)
+    for n in range(nn - 1, -1, -1):
+        size[n] += 1
+        if n > 0:
+            size[parent[n]] += size[n]
+    root = np.full(nn, -1, dtype=np.int32)
+    local = np.full(nn, -1, dtype=np.int32)
+    tops = 0
+    total = 0
+    for n in range(nn):
+        if kind[n] == DECISION and not below[n] and size[n] <= cap and (n == 0 or kind[parent[n]] == CHANCE_NODE):
+            root[n] = tops
+            tops += 1
+            total += size[n]
+    start = np.zeros(tops + 1, dtype=np.int32)
+    node = np.zeros(total, dtype=np.int32)
+    first = np.full(total, -1, dtype=np.int32)
+    r = 0
+    for n in range(nn):
+        if root[n] < 0:
+            continue
+        s0 = start[r]
+        node[s0] = n
+        m = 1
+        i = 0
+        sd_board = -1
+        mixed = False
+        while i < m:
+            q = node[s0 + i]
+            if kind[q] == DECISION:
+                first[s0 + i] = m
+                for a in range(n_children[q]):
+                    node[s0 + m] = first_child[q] + a
+                    m += 1
+            elif kind[q] != FOLD:
+                if sd_board >= 0 and board[q] != sd_board:
+                    mixed = True
+                sd_board = board[q]
+            i += 1
+        if mixed:  # showdowns on several boards: evaluated one by one, as elsewhere
+            root[n] = -1
+            for j in range(m):
+                first[s0 + j] = -1
+            start[r + 1] = s0
+            continue
+        for j in range(m):
+            local[node[s0 + j]] = j
+        start[r + 1] = s0 + m
+        r += 1
+    r = 0  # renumber the batches kept
+    for n in range(nn):
+        if root[n] >= 0:
+            root[n] = r
+            r += 1
+    return root, start[:r + 1].copy(), node[:start[r]].copy(), first[:start[r]].copy(), local
+
+
+@njit(cache=True, error_model="numpy")
+def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums, row, lanes, tot):
+    """The values of every terminal of batch r for player p (row ``local`` of ``vals``), from the
+    opponent's reach at its top (``reach[0]``): the opponent's reach at each node first, as the
+    depth-first pass computes it (the same operations, so the same figures), then the showdowns
+    eight at a time (:func:`_showdown_lanes`), which read each hand's eight indices once for eight
+    terminals, and the folds: from a showdown's sums where p's fold and call meet the same reach
+    (:func:`_fold_from_sums`: p facing a bet), else four at a time (:func:`_fold_lanes`: the
+    opponent's folds; one left alone by :func:`terminal`).  The pass then enters the batch's nodes without computing the opponent's reach there.
+    ``lanes``: the showdowns, the folds, and per showdown the fold sharing its reach (or -1)."""
+    kind, player, n_children, offset = tree.kind, tree.player, tree.n_children, tree.offset
+    s0, s1 = batches.start[r], batches.start[r + 1]
+    nb = len(row)
+    row[0] = 0
+    free = 1
+    ns = 0
+    nf = 0
+    for i in range(s1 - s0):
+        q = batches.node[s0 + i]
+        k = kind[q]
+        if k == DECISION:
+            f = batches.first[s0 + i]
+            na = n_children[q]
+            if player[q] != p:
+                o = offset[q]
+                for a in range(na):
+                    row_totals(tot, src_o[o + a * n_o:o + (a + 1) * n_o], n_o, a == 0)
+                for a in range(na):
+                    row[f + a] = free
+                    row_reach(reach[free], reach[row[i]], src_o[o + a * n_o:o + (a + 1) * n_o], tot, n_o, 1.0 / na)
+                    free += 1
+            else:
+                for a in range(na):
+                    row[f + a] = row[i]
+        elif k == FOLD:
+            lanes[nb + nf] = i
+            nf += 1
+        else:
+            lanes[ns] = i
+            ns += 1
+    b = tree.board[batches.node[s0 + lanes[0]]] if ns > 0 else -1
+    for j in range(ns):
+        lanes[2 * nb + j] = -1
+    nu = 0  # the folds left (the opponent's, mostly), kept in lanes[nb:nb + nu]
+    for m in range(nf):  # a fold sharing a showdown's reach (and board) is read from its sums
+        i = lanes[nb + m]
+        q = batches.node[s0 + i]
+        attached = False
+        for j in range(ns):
+            if row[lanes[j]] == row[i] and lanes[2 * nb + j] < 0 and tree.board[q] == b:
+                lanes[2 * nb + j] = i
+                attached = True
+                break
+        if not attached:
+            lanes[nb + nu] = i
+            nu += 1
+    width = term.cards.shape[0]
+    pad = s1 - s0  # padding lanes write rows pad .. pad + 7
+    u = 0
+    while u < nu:  # the folds left four at a time where they share a board, else one by one
+        q = batches.node[s0 + lanes[nb + u]]
+        fb = tree.board[q]
+        k = 1
+        while u + k < nu and k < 4 and tree.board[batches.node[s0 + lanes[nb + u + k]]] == fb:
+            k += 1
+        if k == 1:
+            terminal(lanes[nb + u], row[lanes[nb + u]], p, player[q], True, tree.stake[q], fb, reach, vals, term, cs)
+        else:
+            for j in range(4):  # the lanes' scales, as terminal's
+                qj = batches.node[s0 + lanes[nb + u + min(j, k - 1)]]
+                st = tree.stake[qj]
+                sums[0, 4 + j] = (-st if player[qj] == p else st) * term.const[fb]
+            _fold_lanes(fb, p, sums, reach, vals, row, lanes, nb + u, k, pad, width, term.qorder, term.qstart,
+                        term.cbase, term.chand, term.cards, term.window)
+        u += k
+    if ns == 0:
+        return
+    c = term.const[b]
+    for c0 in range(0, ns, 8):
+        for k in range(8):  # the lanes' scales (row 0 of sums: the card sums' rows, unused by a showdown)
+            j = min(c0 + k, ns - 1)
+            sums[0, k] = tree.stake[batches.node[s0 + lanes[j]]] * c
+        _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, term.qorder, term.qstart, term.pidx,
+                        term.cbase, term.chand)
+        for k in range(min(8, ns - c0)):
+            f = lanes[2 * nb + c0 + k]
+            if f >= 0:
+                q = batches.node[s0 + f]
+                st = tree.stake[q]
+                _fold_from_sums(b, p, k, (-st if player[q] == p else st) * c, sums, reach[row[f]], vals[f],
+                                term.window, term.qorder, term.qstart, term.pidx)
+
+
+@njit(cache=True, error_model="numpy")
+def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx):
+    """A fold's values from lane k of a showdown's sums on the same reach ``x``: the total is the
+    prefix's end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
+    :func:`terminal`'s order, so the same figures as its fold sweep (the same hand's reach through
+    the windows, as there)."""
+    o = 1 - p
+    total = sums[52 + qstart[2 * b + o + 1] - qstart[2 * b + o], k]
+    shift, n_o = window[p, 0] - window[o, 0], window[o, 1]
+    for i in range(window[p, 1]):
+        y[i] = 0.0
+    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
+        h = qorder[g]
+        t = shift + h
+        same = x[t] if t >= 0 and t < n_o else 0.0
+        y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + same)
+
+
+@njit(cache=True, error_model="numpy")
+def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards, window):
+    """Up to four folds of one board at once (``lanes[l0:l0 + k]``; past k the last one again, into
+    padding rows), their scales in ``sums[0, 4:8]``: :func:`terminal`'s fold, each lane's sums in
+    its order (the total over the opponent's list, a card's sum over the hands holding it in the
+    same order, from ``chand``), so the same figures, but with no stores in the sums' loops (the
+    one-by-one fold adds each hand to two card sums in memory) and each index read once for the
+    four.  The opponent's folds of a batch, which share no showdown's reach: limit turn Ks7d2c9h,
+    three a river.  Its loops are LLVM loops of 4-vectors (:func:`~zerosum.public_tree.simd.lane_sums4`,
+    :func:`~zerosum.public_tree.simd.fold_values4`), with the same figures as the scalar loops."""
+    o = 1 - p
+    o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
+    last = l0 + k - 1
+    i0 = lanes[l0]
+    i1 = lanes[min(l0 + 1, last)]
+    i2 = lanes[min(l0 + 2, last)]
+    i3 = lanes[min(l0 + 3, last)]
+    q0, q1, q2, q3 = row[i0], row[i1], row[i2], row[i3]
+    w0 = i0
+    w1 = i1 if k > 1 else pad + 1
+    w2 = i2 if k > 2 else pad + 2
+    w3 = i3 if k > 3 else pad + 3
+    y0, y1, y2, y3 = vals[w0], vals[w1], vals[w2], vals[w3]
+    for i in range(width):
+        y0[i] = 0.0
+        y1[i] = 0.0
+        y2[i] = 0.0
+        y3[i] = 0.0
+    e0 = 2 * o0
+    for cc in range(52):  # card cc's sums in rows 1 + cc, columns 0-3
+        f0 = cbase[b, o, cc]
+        lane_sums4(sums, 1 + cc, reach, q0, q1, q2, q3, chand, e0 + f0 - cc, cbase[b, o, cc + 1] - 1 - f0)
+    lane_sums4(sums, 0, reach, q0, q1, q2, q3, qorder, o0, o1 - o0)  # the totals, beside the scales
+    fold_values4(sums, cards, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], reach, q0, q1, q2, q3, vals,
+                  w0, w1, w2, w3, window[p, 0], window[p, 0] - window[o, 0], window[o, 1])
+
+
+@njit(cache=True, error_model="numpy")
+def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qorder, qstart, pidx, cbase, chand):
+    """Eight showdowns of one board at once (lanes ``c0`` .. ``c0 + 7`` of ``lanes``; past ``ns`` the
+    last one again, into padding rows): :func:`_showdown_prefix`'s sums and reads, each lane's in
+    the same order (so the same figures), eight lanes a row of ``sums`` (float64 [., 8]; row 0
+    holds the lanes' scales until the first prefix row is written).  The prefix loops and the
+    values loop are each one LLVM loop of 8-vectors (:func:`~zerosum.public_tree.simd.lane_prefix`, :func:`~zerosum.public_tree.simd.hand_values`),
+    with the same figures as one showdown at a time, in about half its time."""
+    o = 1 - p
+    o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
+    pt = 52
+    pc = 52 + width + 1
+    last = ns - 1
+    i0 = lanes[min(c0, last)]
+    i1 = lanes[min(c0 + 1, last)]
+    i2 = lanes[min(c0 + 2, last)]
+    i3 = lanes[min(c0 + 3, last)]
+    i4 = lanes[min(c0 + 4, last)]
+    i5 = lanes[min(c0 + 5, last)]
+    i6 = lanes[min(c0 + 6, last)]
+    i7 = lanes[min(c0 + 7, last)]
+    y0 = vals[i0]
+    y1 = vals[i1] if c0 + 1 <= last else vals[pad + 1]
+    y2 = vals[i2] if c0 + 2 <= last else vals[pad + 2]
+    y3 = vals[i3] if c0 + 3 <= last else vals[pad + 3]
+    y4 = vals[i4] if c0 + 4 <= last else vals[pad + 4]
+    y5 = vals[i5] if c0 + 5 <= last else vals[pad + 5]
+    y6 = vals[i6] if c0 + 6 <= last else vals[pad + 6]
+    y7 = vals[i7] if c0 + 7 <= last else vals[pad + 7]
+    for i in range(width):
+        y0[i] = 0.0
+        y1[i] = 0.0
+        y2[i] = 0.0
+        y3[i] = 0.0
+        y4[i] = 0.0
+        y5[i] = 0.0
+        y6[i] = 0.0
+        y7[i] = 0.0
+    # the opponent's reach in strength order, and per card over the hands holding it
+    q0, q1, q2, q3 = row[i0], row[i1], row[i2], row[i3]
+    q4, q5, q6, q7 = row[i4], row[i5], row[i6], row[i7]
+    lane_prefix(sums, pt, reach, q0, q1, q2, q3, q4, q5, q6, q7, qorder, o0, o1 - o0)
+    e0 = 2 * o0
+    for cc in range(52):
+        f0 = cbase[b, o, cc]
+        f1 = cbase[b, o, cc + 1] - 1
+        lane_prefix(sums, pc + f0, reach, q0, q1, q2, q3, q4, q5, q6, q7, chand, e0 + f0 - cc, f1 - f0)
+    yr = lanes[len(lanes) - 8:]  # the eight lanes' rows of vals (the last 8 entries of lanes)
+    yr[0] = i0
+    yr[1] = i1 if c0 + 1 <= last else pad + 1
+    yr[2] = i2 if c0 + 2 <= last else pad + 2
+    yr[3] = i3 if c0 + 3 <= last else pad + 3
+    yr[4] = i4 if c0 + 4 <= last else pad + 4
+    yr[5] = i5 if c0 + 5 <= last else pad + 5
+    yr[6] = i6 if c0 + 6 <= last else pad + 6
+    yr[7] = i7 if c0 + 7 <= last else pad + 7
+    tt = sums[1]  # the lanes' totals (row 1, as the scales' row 0: card-sum rows no showdown reads)
+    te = sums[pt + o1 - o0]  # (the end of the prefix over the opponent's list)
+    for k in range(8):
+        tt[k] = te[k]
+    hand_values(sums, pidx, qorder, qstart[2 * b + p], qstart[2 * b + p + 1], tt, sums[0], vals, yr)

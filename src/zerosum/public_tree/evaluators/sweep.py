@@ -1,0 +1,312 @@
+"""The card games' evaluator (hold'em): W = c(b) * [the hands and the board share no card], the
+showdown a strength order.  Per board the live hands sorted by strength once, at compile time; a
+fold is the opponent's total reach minus the reach of hands holding either of my cards plus the
+identical hand (subtracted twice); a showdown is an upward sweep (reach of weaker hands, minus those
+sharing a card) and a downward one, ties grouped, or the same by prefix sums over each player's
+own list (:func:`showdown_prefix_arrays`).  O(n + 52) per terminal instead of O(n^2).  Its data
+covers one hand list of both players' hands, ordered [player 0's only | both | player 1's only],
+so that each player's own list (its range) is one window of it (``window``).
+
+May import: numpy, numba, :mod:`zerosum.public_tree.arrays`, :mod:`.dense`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..arrays import TerminalArrays
+from .dense import DenseTerminals
+
+#: the evaluator's kind (:attr:`TerminalArrays.evaluator`)
+SWEEP = 1
+
+
+@dataclass(frozen=True)
+class SweepTerminals:
+    cards: np.ndarray  # [n, 2] the two cards of each hand of the shared list (both players' windows)
+    const: np.ndarray  # [boards] chance probability of any one compatible deal on that board
+    order: np.ndarray  # per board, its live hands by increasing strength (boards concatenated; int32)
+    start: np.ndarray  # [boards + 1] where each board's slice of ``order`` starts
+    strength: np.ndarray  # parallel to ``order``: the strength (equal = tie; int32)
+    #: [2, n] whether each hand is in each player's range (weight > 0); None: every hand in both
+    players: np.ndarray | None = None
+    #: the terminals' per-player lists and prefix-sum indices (:func:`showdown_prefix_arrays`), made on first use
+    prefix: tuple | None = None
+    #: [2, 2] per player (start, length) of its hands in ``cards``' list (its vectors' index i is
+    #: hand start + i there); None: both players' lists are the whole list
+    window: np.ndarray | None = None
+
+    def windows(self) -> np.ndarray:
+        """[2, 2] int64: each player's (start, length) in the shared list."""
+        if self.window is None:
+            return np.array([[0, len(self.cards)], [0, len(self.cards)]], dtype=np.int64)
+        return np.asarray(self.window, dtype=np.int64)
+
+    kind = SWEEP
+
+    def nbytes(self) -> int:
+        extra = sum(a.nbytes for a in self.prefix) if self.prefix is not None else 0
+        return sum(a.nbytes for a in (self.cards, self.const, self.order, self.start, self.strength)) + extra
+
+    def kernel_args(self) -> TerminalArrays:
+        e3 = np.zeros((0, 0, 0))
+        if self.prefix is None:
+            players = np.ones((2, len(self.cards)), dtype=bool) if self.players is None else self.players
+            object.__setattr__(self, "prefix", showdown_prefix_arrays(self.cards, self.order, self.start,
+                                                                      self.strength, players, self.windows()))
+        return TerminalArrays(SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength,
+                              *self.prefix, self.windows())
+
+    def dense(self, n_boards: int | None = None) -> DenseTerminals:
+        """The same terminals as dense matrices (for tests and the local best response; O(n^2)
+        memory per board), [player 0's window x player 1's]."""
+        n = len(self.cards)
+        boards = len(self.const) if n_boards is None else n_boards
+        weight = np.zeros((boards, n, n))
+        signed = np.zeros((boards, n, n))
+        c = self.cards
+        share = ((c[:, None, 0] == c[None, :, 0]) | (c[:, None, 0] == c[None, :, 1]) |
+                 (c[:, None, 1] == c[None, :, 0]) | (c[:, None, 1] == c[None, :, 1]))
+        for b in range(boards):
+            live = self.order[self.start[b]:self.start[b + 1]]
+            strength = np.full(n, -1, dtype=np.int64)
+            strength[live] = self.strength[self.start[b]:self.start[b + 1]]
+            ok = np.zeros(n, dtype=bool)
+            ok[live] = True
+            w = self.const[b] * (ok[:, None] & ok[None, :] & ~share)
+            weight[b] = w
+            signed[b] = w * np.sign(strength[:, None] - strength[None, :])
+        (a0, m0), (a1, m1) = self.windows().tolist()
+        return DenseTerminals(np.ascontiguousarray(weight[:, a0:a0 + m0, a1:a1 + m1]),
+                              np.ascontiguousarray(signed[:, a0:a0 + m0, a1:a1 + m1]))
+
+
+def showdown_prefix_arrays(cards, order, start, strength, players, window=None) -> tuple:
+    """What the sweep evaluator reads (the kernel's ``terminal`` and ``_showdown_prefix``), per
+    board b and player q, over q's live hands of positive range weight in strength order:
+    ``qorder[qstart[2 b + q]:qstart[2 b + q + 1]]`` (hand indices in q's own list: the shared
+    list's less q's window start, ``window[q, 0]``; ``chand`` the same).  A hand outside a player's
+    range has reach 0 all along, so leaving it out changes no sum (adding 0 is exact) and its own
+    values (0 now) are never weighed; the lists make a terminal O(n_p + n_o), not O(2 n).
+
+    For the showdown, the opponent o's reach is summed into the sweep's scratch
+    (:func:`~zerosum.public_tree.arrays.card_scratch`) as ``P`` (a prefix over o's list, from
+    entry 52) and ``C`` (per card c a prefix over o's hands holding it, each with a leading zero,
+    at ``cbase[b, o, c]`` .. ``cbase[b, o, c + 1] - 1`` from entry 53 + width; ``chand`` lists
+    those hands, card c's from ``2 qstart[2 b + o] + cbase[b, o, c] - c``).  ``pidx[g]`` (int32,
+    parallel to ``qorder``) holds, as scratch indices, where hand g's eight reads are when its
+    player p = q meets the other: P before o's first hand tied with it, P after the last, and for
+    each of its two cards C before the first tie, after the last, and C's end.  So
+
+        value = P[lo] + P[hi] - P_total - (C0[lo] + C0[hi] - C0_end) - (C1[lo] + C1[hi] - C1_end)
+
+    is (o's reach of weaker hands sharing no card) - (of stronger ones): a hand sharing both cards
+    is the same hand, neither weaker nor stronger."""
+    width = len(cards)
+    pt, pc = 52, 52 + width + 1
+    boards = len(start) - 1
+    qorder, qstart, strengths = [], [0], []
+    for b in range(boards):
+        s0, s1 = int(start[b]), int(start[b + 1])
+        for q in (0, 1):
+            keep = players[q][order[s0:s1]]
+            qorder.append(order[s0:s1][keep])
+            strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
+            qstart.append(qstart[-1] + int(keep.sum()))
+    qstart = np.array(qstart, dtype=np.int64)
+    # the lists' hands as int32 (qorder) and int16 (chand, the card lists), the scratch indices as
+    # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: the narrowest types that hold them,
+    # to keep the lists small; read the same (the kernels widen them to int64)
+    qorder_all = np.concatenate(qorder).astype(np.int32) if qorder else np.zeros(0, dtype=np.int32)
+    pidx = np.zeros((len(qorder_all), 8), dtype=np.int32)
+    cbase = np.zeros((boards, 2, 53), dtype=np.int64)
+    chand = np.zeros(2 * len(qorder_all), dtype=np.int32)
+    for b in range(boards):
+        for q in (0, 1):  # o = q's card lists
+            k = 2 * b + q
+            hands = qorder[k]
+            hc = cards[hands]
+            card = hc.T.reshape(-1)
+            pos = np.tile(np.arange(len(hands)), 2)
+            by = np.lexsort((pos, card))
+            first = np.concatenate([[0], np.cumsum(np.bincount(card[by], minlength=52))])
+            cbase[b, q] = first + np.arange(53)
+            chand[2 * qstart[k]:2 * qstart[k + 1]] = hands[pos[by]]
+        for p in (0, 1):  # p's hands read o's sums
+            o = 1 - p
+            mine, ms = qorder[2 * b + p], strengths[2 * b + p]
+            theirs, ts = qorder[2 * b + o], strengths[2 * b + o]
+            g0, g1 = qstart[2 * b + p], qstart[2 * b + p + 1]
+            if g1 == g0:
+                continue
+            pidx[g0:g1, 0] = pt + np.searchsorted(ts, ms, "left")
+            pidx[g0:g1, 1] = pt + np.searchsorted(ts, ms, "right")
+            tc = cards[theirs]
+            card = tc.T.reshape(-1)
+            tpos = np.tile(np.arange(len(theirs)), 2)
+            by = np.lexsort((tpos, card))
+            span = int(max(ms.max(), ts.max() if len(ts) else 0)) + 1
+            keys = card[by] * span + ts[tpos[by]]  # o's entries by card, then by strength
+            mc = cards[mine]
+            for slot in (0, 1):
+                c = mc[:, slot]
+                key = c * span + ms
+                pidx[g0:g1, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") + c
+                pidx[g0:g1, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") + c
+                pidx[g0:g1, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
+    if len(pidx) and pidx.max() >= 2 ** 15:  # (cannot happen with 52 cards: see above)
+        raise AssertionError("showdown scratch indices past int16")
+    if window is not None:  # each player's entries in its own list
+        for b in range(boards):
+            for q in (0, 1):
+                k = 2 * b + q
+                if len(qorder[k]) and (qorder[k].min() < window[q, 0] or qorder[k].max() >= window[q].sum()):
+                    raise AssertionError("a player's range outside its window")
+                qorder_all[qstart[k]:qstart[k + 1]] -= window[q, 0]
+                chand[2 * qstart[k]:2 * qstart[k + 1]] -= window[q, 0]
+    return qorder_all, qstart, pidx.astype(np.int16), cbase.astype(np.int32), chand.astype(np.int16)
+
+
+@njit(cache=True, error_model="numpy")
+def sweep_values(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
+    """p's values at terminal n on board b into ``val[n]`` from the opponent's reach ``opp[orow]``
+    (``term``: the :class:`~zerosum.public_tree.arrays.TerminalArrays`, ``cs`` the scratch)."""
+    cards, const, order, start, strength = term.cards, term.const, term.order, term.start, term.strength
+    # sweep: both players share the hand list; its three running sums over order are written out
+    # (an inlined helper with a step argument is slower), its range set up per group of tied hands.
+    # The sweep is bound by its running sums (each hand adds to ``total`` and to two card sums that
+    # the next hands read), not by its scattered reads
+    # each player's vectors cover its window of the shared list (terminals.SweepTerminals.window):
+    # p's hand i is the list's lp + i, the opponent's j its lo + j
+    lp, n_p = term.window[p, 0], term.window[p, 1]
+    lo, n_o = term.window[1 - p, 0], term.window[1 - p, 1]
+    for i in range(n_p):
+        val[n, i] = 0.0
+    s0, s1 = start[b], start[b + 1]
+    c = const[b]
+    for k in range(52):
+        cs[k] = 0.0
+    lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
+    if is_fold and lists:
+        # the opponent's hands (in its range) add to the total and their two cards' sums; p's get
+        # the total less the hands sharing a card (plus the same hand, taken off twice: the
+        # opponent's entry lp - lo + i, where its window holds it)
+        o0, o1 = term.qstart[2 * b + 1 - p], term.qstart[2 * b + 2 - p]
+        hands = term.qorder
+        total = 0.0
+        for m in range(o0, o1):
+            j = hands[m]
+            r = opp[orow, j]
+            if r != 0.0:  # skipped: deep in the tree most of the opponent's hands are out of reach (3 % of an
+                # iteration of the limit turn Ks7d2c9h; there DCFR at 50 iterations has 84 % and 71 % of each
+                # player's in-range hands at 0 at the terminals)
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
+        scale = (-st if folder == p else st) * c
+        for m in range(term.qstart[2 * b + p], term.qstart[2 * b + p + 1]):
+            i = hands[m]
+            t = lp - lo + i
+            same = opp[orow, t] if t >= 0 and t < n_o else 0.0
+            val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
+        return
+    scale = st * c
+    if lists and not is_fold and len(cs) >= 52 + 3 * cards.shape[0] + 53:
+        _showdown_prefix(n, orow, b, p, scale, opp, val, cards.shape[0], term.qorder, term.qstart, term.pidx,
+                         term.cbase, term.chand, cs)
+        return
+    # the two running sweeps over the board's live hands (``order``, the shared list: each hand
+    # read or written through its window), the evaluator before the per-player lists; with a
+    # 52-entry scratch only (tests/test_showdown_prefix.py compares the two)
+    if is_fold:
+        total = 0.0
+        for m in range(s0, s1):
+            j = order[m] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
+        scale = (-st if folder == p else st) * c
+        for m in range(s0, s1):
+            i = order[m] - lp
+            if i >= 0 and i < n_p:
+                t = lp - lo + i
+                same = opp[orow, t] if t >= 0 and t < n_o else 0.0
+                val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
+        return
+    # upward: wins against strictly weaker hands that share no card
+    total = 0.0
+    m = s0
+    while m < s1:
+        g = m
+        while g < s1 and strength[g] == strength[m]:
+            g += 1
+        for k in range(m, g):
+            i = order[k] - lp
+            if i >= 0 and i < n_p:
+                val[n, i] = total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]]
+        for k in range(m, g):
+            j = order[k] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
+        m = g
+    for k in range(52):
+        cs[k] = 0.0
+    total = 0.0
+    m = s1 - 1
+    while m >= s0:
+        g = m
+        while g >= s0 and strength[g] == strength[m]:
+            g -= 1
+        for k in range(m, g, -1):
+            i = order[k] - lp
+            if i >= 0 and i < n_p:
+                val[n, i] = scale * (val[n, i] - (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]]))
+        for k in range(m, g, -1):
+            j = order[k] - lo
+            if j >= 0 and j < n_o:
+                r = opp[orow, j]
+                total += r
+                cs[cards[lo + j, 0]] += r
+                cs[cards[lo + j, 1]] += r
+        m = g
+
+
+@njit(cache=True, error_model="numpy")
+def _showdown_prefix(n, orow, b, p, scale, opp, val, width, qorder, qstart, pidx, cbase, chand, cs):
+    """The sweep's showdown by prefix sums (:func:`~zerosum.public_tree.terminals.showdown_prefix_arrays`):
+    the opponent's reach (its range's hands) summed once in strength order and once per card over
+    the hands holding it (52 short sums the processor overlaps), then each of p's hands' values
+    from eight reads, with no running sum carried from one hand to the next as the two sweeps did
+    (a total and two card sums that each hand's successor reads)."""
+    o = 1 - p
+    o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
+    pt = 52
+    pc = 52 + width + 1
+    acc = 0.0
+    cs[pt] = 0.0
+    for k in range(o1 - o0):
+        acc += opp[orow, qorder[o0 + k]]
+        cs[pt + 1 + k] = acc
+    total = acc
+    e0 = 2 * o0
+    for cc in range(52):
+        a0 = cbase[b, o, cc]
+        a1 = cbase[b, o, cc + 1] - 1
+        e = e0 + a0 - cc
+        acc = 0.0
+        cs[pc + a0] = 0.0
+        for j in range(a1 - a0):
+            acc += opp[orow, chand[e + j]]
+            cs[pc + a0 + 1 + j] = acc
+    for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
+        v = (cs[pidx[g, 0]] + cs[pidx[g, 1]] - total) - (cs[pidx[g, 2]] + cs[pidx[g, 3]] - cs[pidx[g, 4]]) \
+            - (cs[pidx[g, 5]] + cs[pidx[g, 6]] - cs[pidx[g, 7]])
+        val[n, qorder[g]] = scale * v
