@@ -13,7 +13,10 @@ May import: :mod:`zerosum.poker`, :mod:`zerosum.core.memory`, :mod:`.common`.
 
 from __future__ import annotations
 
+import threading
+
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -84,14 +87,29 @@ def range_grid(text, board="") -> dict:
             "combos": round(range_combos(weights), 6)}
 
 
+#: one estimate at a time: counting a very deep betting tree (hundreds of pots behind, many raise
+#: sizes) walks every betting line and can take minutes; a request while one counts is refused
+#: (429) instead of piling up threads, and the page asks again
+_ESTIMATING = threading.Lock()
+
+
 def routes(_state=None) -> list:
     """The builder's routes (no server state)."""
+
+    def estimate_once(spot):
+        if not _ESTIMATING.acquire(blocking=False):
+            raise HTTPException(429, "the previous estimate is still counting its tree (a very deep betting tree); "
+                                     "try again in a moment")
+        try:
+            return estimate(spot)
+        finally:
+            _ESTIMATING.release()
 
     async def estimate_route(request: Request):
         body = await read_json(request, limit=1 << 20)
         if not isinstance(body, dict) or "spot" not in body:
             raise ZerosumError('send {"spot": {...the JSON of a --spot file...}}')
-        return JSONResponse(await run_in_threadpool(estimate, body["spot"]))
+        return JSONResponse(await run_in_threadpool(estimate_once, body["spot"]))
 
     async def range_route(request: Request):
         body = await read_json(request, limit=1 << 20)

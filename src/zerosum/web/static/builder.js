@@ -403,7 +403,11 @@
     try {
       e = await zs.api("/api/spots/estimate", { method: "POST", quiet: true, body: { spot: spot() } });
     } catch (err) {
-      if (seq === estimateSeq) { box.classList.remove("busy"); box.className = "bad"; box.textContent = err.message; }
+      if (seq !== estimateSeq) return;
+      // the server counts one tree at a time (429 while a deep one counts): ask again in a moment
+      if (/still counting/.test(err.message)) { box.textContent = err.message; estimateTimer = setTimeout(estimate, 1500); return; }
+      box.className = "bad";
+      box.textContent = err.message;
       return;
     }
     if (seq !== estimateSeq) return;
