@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import json
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -418,9 +419,25 @@ def _sampling_class(dtype: str) -> type:
     return PublicTreePCS
 
 
-#: what runs on the public tree: each CFR variant's rules class (every one of
-#: :data:`zerosum.solvers.rules.VARIANTS`), and PCS-MCCFR's solver class
-VARIANTS = {**rules.VARIANTS, "pcs-mccfr": PublicChanceSampling}
+class _PublicVariants(Mapping):
+    """What runs on the public tree: each CFR variant's rules class (every one of
+    :data:`zerosum.solvers.rules.VARIANTS`, read each time: a variant registered later runs
+    here too), and PCS-MCCFR's solver class."""
+
+    def _all(self) -> dict:
+        return {**rules.VARIANTS, "pcs-mccfr": PublicChanceSampling}
+
+    def __getitem__(self, name):
+        return self._all()[name]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(rules.VARIANTS) + 1
+
+
+VARIANTS = _PublicVariants()
 _CLASSES: dict = {}
 
 

@@ -75,21 +75,39 @@ def _load(spec: str):
     return getattr(importlib.import_module(f".{module}", __name__), name)
 
 
+def _registered() -> list[str]:
+    """The CFR variants registered at run time (:func:`zerosum.solvers.rules.register_variant`)
+    that have no class of their own here; none unless the rules module is loaded (nothing is
+    imported to find out)."""
+    import sys
+
+    rules = sys.modules.get(f"{__name__}.rules")
+    return [] if rules is None else [n for n in rules.VARIANTS if n not in _CLASSES]
+
+
 class _Solvers(Mapping):
     """The read-only name -> class mapping :data:`SOLVERS`: its keys without importing anything,
-    a class imported when it is looked up."""
+    a class imported when it is looked up; a variant registered at run time gets the CFR driver
+    with its rules bound (:func:`zerosum.solvers.cfr.variant_solver`)."""
 
     def __getitem__(self, name):
-        return _load(_CLASSES[name])
+        if name in _CLASSES:
+            return _load(_CLASSES[name])
+        if name in _registered():
+            from .cfr import variant_solver
+            from .rules import VARIANTS
+
+            return variant_solver(VARIANTS[name])
+        raise KeyError(name)
 
     def __contains__(self, name):  # (Mapping's would import the class)
-        return name in _CLASSES
+        return name in _CLASSES or name in _registered()
 
     def __iter__(self):
-        return iter(_CLASSES)
+        return iter([*_CLASSES, *_registered()])
 
     def __len__(self):
-        return len(_CLASSES)
+        return len(_CLASSES) + len(_registered())
 
     def __repr__(self):
         return f"SOLVERS({', '.join(_CLASSES)})"

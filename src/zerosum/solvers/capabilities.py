@@ -16,10 +16,11 @@ the web app (they import this).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import ZerosumError
-from .rules import VARIANTS
+from . import rules
 
 #: what a feature is called in a refusal: the option or flag a user gave
 FEATURES = {
@@ -69,8 +70,25 @@ def _variant_row(name: str, cls: type) -> Algorithm:
 #: threads (nothing to split), no isomorphism (it samples a mirror's deals), no locks
 _SAMPLER = Algorithm("pcs-mccfr", frozenset({"public-tree", "resume"}), sampled=True)
 
+class _Rows(Mapping):
+    """Every CFR-family algorithm by name, read from :data:`zerosum.solvers.rules.VARIANTS` each
+    time (a variant registered later has its row), then the public tree's sampler."""
+
+    def _rows(self) -> dict:
+        return {**{n: _variant_row(n, c) for n, c in rules.VARIANTS.items()}, _SAMPLER.name: _SAMPLER}
+
+    def __getitem__(self, name: str) -> Algorithm:
+        return self._rows()[name]
+
+    def __iter__(self):
+        return iter(self._rows())
+
+    def __len__(self) -> int:
+        return len(rules.VARIANTS) + 1
+
+
 #: every CFR-family algorithm by name: the variants of :mod:`.rules` and the public tree's sampler
-ALGORITHMS: dict[str, Algorithm] = {**{n: _variant_row(n, c) for n, c in VARIANTS.items()}, _SAMPLER.name: _SAMPLER}
+ALGORITHMS: Mapping = _Rows()
 
 
 def algorithm(name: str) -> Algorithm:

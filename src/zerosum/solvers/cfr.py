@@ -237,3 +237,25 @@ class CFRPlusSolver(CFRSolver):
 
     def __init__(self, game, alternating: bool = True):
         super().__init__(game, alternating=alternating, variant=CFRPlus())
+
+
+def variant_solver(variant_cls: type) -> type:
+    """:class:`CFRSolver` with the variant ``variant_cls`` bound: a class called with the game and
+    the variant's parameters as keywords, whose ``__init__`` signature lists them (what the CLI
+    checks ``--option KEY=VALUE`` against): the history-tree solver of a variant that has no
+    class of its own (one added to :data:`zerosum.solvers.rules.VARIANTS`)."""
+    import inspect
+
+    class Bound(CFRSolver):
+        name = variant_cls.name
+
+        def __init__(self, game, alternating: bool = True, **params):
+            super().__init__(game, alternating=alternating, variant=variant_cls(**params))
+
+    own = list(inspect.signature(Bound.__init__).parameters.values())[:3]  # self, game, alternating
+    takes = [] if variant_cls.__init__ is object.__init__ else \
+        list(inspect.signature(variant_cls.__init__).parameters.values())[1:]
+    Bound.__init__.__signature__ = inspect.Signature(own + takes)
+    Bound.__name__ = Bound.__qualname__ = variant_cls.__name__ + "Solver"
+    Bound.__doc__ = variant_cls.__doc__
+    return Bound

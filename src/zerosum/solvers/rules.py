@@ -448,8 +448,21 @@ class HSPCFRPlus(_GammaSchedule, Predictive):
         return RegretRule(floor=True)
 
 
-#: every variant by the name ``zerosum solve -a NAME`` takes
+#: every variant by the name ``zerosum solve -a NAME`` takes: adding one here (or with
+#: :func:`register_variant`) runs it on both forms, in the CLI, the web app and the registry of
+#: features (:mod:`zerosum.solvers.capabilities`), with nothing else to edit
 VARIANTS = {v.name: v for v in (CFR, CFRPlus, LCFR, DCFR, PCFRPlus, PDCFRPlus, HSDCFR, HSPCFRPlus)}
+
+
+def register_variant(cls: type) -> type:
+    """Add the variant class ``cls`` (a :class:`Variant` with a new ``name``) to :data:`VARIANTS`;
+    returns it (usable as a class decorator)."""
+    if not (isinstance(cls, type) and issubclass(cls, Variant)):
+        raise ZerosumError(f"a variant is a subclass of zerosum.solvers.rules.Variant, got {cls!r}")
+    if not isinstance(cls.name, str) or not cls.name or cls.name in VARIANTS:
+        raise ZerosumError(f"a new variant needs a name of its own, got {cls.name!r}")
+    VARIANTS[cls.name] = cls
+    return cls
 
 
 def check_variant(variant) -> Variant:
