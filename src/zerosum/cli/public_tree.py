@@ -543,14 +543,15 @@ def _grid_lines(grid: dict, values) -> list[str]:
 
 def is_public_policy_file(path) -> bool:
     """A public-tree policy: a solution file (by its first bytes) or zerosum.public-policy JSON
-    (its first 200 characters, read without the rest)."""
+    (its first 64 KiB, read without the rest: a file the web app downloads puts the run's
+    parameters, ranges included, before the format)."""
     from ..public_tree.solution_file import is_solution_file
 
     if is_solution_file(path):
         return True
     try:
         with open(path, encoding="utf-8") as f:
-            head = f.read(200)
+            head = f.read(1 << 16)
     except (OSError, UnicodeDecodeError):
         return False
     return '"zerosum.public-policy"' in head
