@@ -209,6 +209,7 @@ def test_the_builder_round_trips_a_spot_file_paints_a_range_and_solves(browser, 
     rate.clear()
     rate.send_keys("0")
     wait_for(browser, lambda b: "public nodes" in b.find_element("id", "builder-estimate").text, what="the estimate back")
+    browser.execute_script("document.getElementById('builder-weight').scrollIntoView()")
     screenshot("spot-builder-painted")
 
     # solve from the builder: the run row appears (stopped at once: the machine is shared)
