@@ -147,7 +147,7 @@ def load_cython_blas() -> None:
         sys.modules.pop(name, None)
 
 
-def main():  # console-script entry point
+def main():  # the command line (the console script runs it through entry)
     import os
     import sys
 
@@ -158,3 +158,33 @@ def main():  # console-script entry point
 
     install()  # one stderr line when this run compiles Numba's kernels (a cold cache)
     cli()
+
+
+def entry():  # the ``zerosum`` console script: main, then a quick exit
+    try:
+        main()
+    except SystemExit as e:
+        _leave(e.code)
+    _leave(0)
+
+
+def _leave(code) -> None:
+    """End the process without tearing every module down: the ``atexit`` handlers run (Ray's
+    shutdown, temporary folders, finalizers), the streams are flushed, then ``os._exit``.  The
+    interpreter's own teardown (a last garbage collection, then every module's objects freed
+    one by one) took a third of a one-iteration river solve's CPU, 250-340 ms of 800, for nothing
+    the command had not already written (docs/benchmarks.md, "Start-up")."""
+    import atexit
+    import os
+    import sys
+
+    if isinstance(code, str):  # sys.exit("message"): Python prints it and exits with 1
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (zerosum ... | head): nothing more to say
+            pass
+    os._exit(0 if code is None else int(code) if isinstance(code, int) else 1)
