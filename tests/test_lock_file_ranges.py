@@ -70,8 +70,8 @@ def test_exact_combo_overrides_its_class(tmp_path):
 
 
 @pytest.mark.parametrize("nodes,message", [
-    ({"::c": {"77": [0, 1]}}, "'77' names no hand of player 1's range at '::c' (none held, or its cards are on "
-                              "the board)"),
+    ({"::c": {"77": [0, 1]}}, ("'77' names no hand of player 1's range at '::c' (none held, or its cards are on "
+                               "the board)")),
     ({"::c": {"AK": [0, 1], "AKs": [1, 0]}}, "'AK' and 'AKs' both name"),
 ])
 def test_a_class_not_held_is_one_line(tmp_path, nodes, message):

@@ -51,8 +51,8 @@ def test_sweep_ties_and_removal_by_hand():
     a split pot between two such hands, and a hand holding Ac beats them."""
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
     tree = public_tree(game)
-    from zerosum.public_tree.evaluators.dispatch import terminal
     from zerosum.public_tree.arrays import card_scratch
+    from zerosum.public_tree.evaluators.dispatch import terminal
 
     showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))
     hands = list(tree.hand_labels[0])

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from zerosum.games import load_game
-from zerosum.public_tree.evaluators.dispatch import terminal
 from zerosum.public_tree.arrays import card_scratch
 from zerosum.public_tree.compile import public_tree
+from zerosum.public_tree.evaluators.dispatch import terminal
 from zerosum.public_tree.form import FOLD, SHOWDOWN
 
 

@@ -101,7 +101,7 @@ def parse_pot_target(text: str | None, nash_conv_target) -> float | None:
         value = float(raw[:-1].strip() if percent else raw)
     except ValueError:
         raise ZerosumError(f"--target takes a share of the pot, e.g. 0.5% (or the fraction 0.005), got {text!r}") from None
-    if not value > 0 or value != value or value == float("inf"):
+    if not 0 < value < float("inf"):  # (NaN is not above 0)
         raise ZerosumError(f"--target must be above 0, got {text!r}")
     if percent:
         value /= 100
