@@ -229,6 +229,30 @@ def spot_name(spot) -> str | None:
     return str(name)[:80] if name else None
 
 
+def check_locks(spec, game, algorithm):
+    """A hold'em run's node locks, ``{"player": 1, "nodes": {label: {hand or "*": [probs]}}}``
+    (``player`` optional: the nodes' acting player), checked by
+    :class:`~zerosum.public_tree.locking.NodeLocks` on the run's tree, built here (without suit
+    isomorphism, as the CLI locks): ``(tree, locks)``, ``(None, None)`` without locks, or a
+    one-line refusal."""
+    if spec in (None, {}):
+        return None, None
+    if not isinstance(spec, dict) or not isinstance(spec.get("nodes"), dict) or \
+            set(spec) - {"player", "nodes"}:
+        raise ZerosumError('locks are {"player": 1, "nodes": {"<public label>": {"<hand, class like AKs, or *>": '
+                           f'[one probability per action]}}}}, got {json.dumps(spec)[:120]}')
+    player = spec.get("player")
+    if player not in (None, 0, 1) or isinstance(player, bool):
+        raise ZerosumError(f"the locks' player is 0 or 1 (or left out: the locked nodes' player), got {player!r}")
+    from ..public_tree.holdem_build import holdem_public_tree
+    from ..public_tree.locking import NodeLocks
+    from ..solvers.capabilities import require
+
+    require(algorithm, "locks", "use dcfr or another of the public tree's CFR variants")
+    tree = holdem_public_tree(game, isomorphism=False)
+    return tree, NodeLocks(tree, spec["nodes"], player)
+
+
 class HoldemRun(Run):
     """A hold'em run on the public tree: the tree built in the run's thread (suit isomorphism where
     the algorithm runs with it, as ``zerosum solve holdem``), the variant's public-tree solver in
@@ -238,9 +262,13 @@ class HoldemRun(Run):
     fraction of the pot) where one is set.  One iteration at a time, so a stop takes at most an
     iteration."""
 
-    def __init__(self, *args, target: float | None = None, threads: int = 1, spot_name: str | None = None):
+    def __init__(self, *args, target: float | None = None, threads: int = 1, spot_name: str | None = None,
+                 tree=None, locks=None):
         super().__init__(*args)
         self.target, self.threads, self.spot_name = target, threads, spot_name
+        #: node locks (:class:`~zerosum.public_tree.locking.NodeLocks`, checked at the request on
+        #: ``tree``, the run's full tree built then): the run solves the locked game
+        self.tree, self.locks = tree, locks
         self.pot = float(self.game.pot)
         self.stopped_by: str | None = None  # "target", "iterations", "stop"
         self.build_s = 0.0
@@ -252,13 +280,19 @@ class HoldemRun(Run):
         from ..solvers.capabilities import require
 
         t0 = time.perf_counter()
-        iso = CAPABILITIES[self.algorithm].runs_with("isomorphism")
+        iso = CAPABILITIES[self.algorithm].runs_with("isomorphism") and self.locks is None
         # built here, not through public_tree()'s process-wide cache: a deleted run frees its tree
-        tree = holdem_public_tree(self.game, isomorphism=iso)
+        # (a locked run's was built at the request, without isomorphism, as the CLI locks)
+        tree = self.tree if self.tree is not None else holdem_public_tree(self.game, isomorphism=iso)
+        self.tree = None
         if self.threads > 1:
             require(self.algorithm, "threads", "use threads=1")
         solver = public_solver_class(self.algorithm, default_dtype(tree))(tree, threads=self.threads)
         solver.light_checks = True  # the average's NashConv only: what the target and the curve read
+        if self.locks is not None:
+            from ..public_tree.locking import lock_solver
+
+            lock_solver(solver, self.locks)
         self.build_s = time.perf_counter() - t0
         return solver
 
@@ -285,13 +319,11 @@ class HoldemRun(Run):
                     self.seconds += time.perf_counter() - t0
                 t0 = time.perf_counter()
                 with self.lock:
-                    row = self.solver.checkpoint()
+                    point = self._check()
                 self.seconds += time.perf_counter() - t0
-                nc = float(row["nash_conv_average"])
-                if not self.curve or self.curve[-1]["iteration"] != int(row["iteration"]):
-                    self.curve.append({"iteration": int(row["iteration"]), "nash_conv_average": nc,
-                                       "nash_conv_current": None,
-                                       "exploitability_pot_pct": 100 * nc / 2 / self.pot})
+                nc = point["nash_conv_average"]
+                if not self.curve or self.curve[-1]["iteration"] != point["iteration"]:
+                    self.curve.append(point)
                 if self.stop_flag.is_set():
                     self.status, self.stopped_by = "stopped", "stop"
                     return
@@ -304,6 +336,31 @@ class HoldemRun(Run):
         except Exception as e:  # noqa: BLE001  (one line on the page; the server goes on)
             first = str(e).splitlines()[0] if str(e) else ""
             self.status, self.error = "failed", f"{type(e).__name__}: {first}"[:300]
+
+    def _check(self) -> dict:
+        """A point of the curve: the average's NashConv (two best responses) and the exploitability
+        in % of the pot; for a locked run, the locked game's (the free player's gain plus the
+        locked player's within its free slots: what falls to zero, so what a target reads; the
+        usual NashConv where the locked player's pass would be too large), the free player's gain
+        (its best response against the locked profile less its value: what ``zerosum solve
+        --option lock=FILE`` reports, ``locked_exploitability``) and player 0's value of the
+        average (against an unlocked run's, what the free player wins from the lock)."""
+        if self.locks is None:
+            row = self.solver.checkpoint()
+            nc = float(row["nash_conv_average"])
+            return {"iteration": int(row["iteration"]), "nash_conv_average": nc, "nash_conv_current": None,
+                    "exploitability_pot_pct": 100 * nc / 2 / self.pot}
+        from ..public_tree.locking import locked_exploitability
+
+        tree = self.solver.tree
+        lk = locked_exploitability(tree, self.solver.average_policy(), self.locks)
+        nc = float(lk["nash_conv"] if lk["locked_nash_conv"] is None else lk["locked_nash_conv"])
+        return {"iteration": int(self.solver.iteration), "nash_conv_average": nc, "nash_conv_current": None,
+                "exploitability_pot_pct": 100 * nc / 2 / self.pot, "nash_conv_unlocked": float(lk["nash_conv"]),
+                "value_average": float(lk["value"]),
+                "free_player_gain": float(lk["free_player_gain"]),
+                "free_player_gain_pot_pct": 100 * float(lk["free_player_gain"]) / float(tree.pot),
+                "locked_player_gain": None if lk["locked_player_gain"] is None else float(lk["locked_player_gain"])}
 
     def eta(self) -> tuple[float | None, str | None]:
         """(seconds left, how they were estimated) while the run iterates: ``"curve"`` where a
@@ -339,6 +396,11 @@ class HoldemRun(Run):
                    eta_s=None if eta is None else round(eta, 1), eta_basis=basis,
                    build_s=round(self.build_s, 3),
                    sizes={k: self.sizes[k] for k in ("public_nodes", "infoset_actions", "public_bytes")})
+        if self.locks is not None:
+            out["locks"] = {**self.locks.summary(), "free_player": self.locks.free_player, "nodes_locked": self.locks.spec}
+            for key in ("free_player_gain", "free_player_gain_pot_pct", "locked_player_gain", "nash_conv_unlocked",
+                        "value_average"):
+                out[key] = last.get(key) if last else None
         return out
 
 
@@ -384,7 +446,7 @@ class RunManager:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
             raise ZerosumError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
         if not holdem:
-            for key, unset in (("target_pot_fraction", (None, "")), ("threads", (None, "", 1))):
+            for key, unset in (("target_pot_fraction", (None, "")), ("threads", (None, "", 1)), ("locks", (None, {}))):
                 if body.get(key) not in unset:
                     raise ZerosumError(f"{key} is for hold'em runs (the public tree); drop it for {name}")
             game = _game(name, params)
@@ -394,12 +456,13 @@ class RunManager:
             threads = check_threads(body.get("threads"))
             game, params = holdem_game(name, spot, params)
             run_args = ("holdem", params, game, algorithm, iterations)
+            tree, locks = check_locks(body.get("locks"), game, algorithm)
         with self._lock:
             if self.running() >= MAX_RUNNING:
                 raise ZerosumError(f"{MAX_RUNNING} runs are iterating already; stop one (or wait) and start again")
             rid = f"r{next(self._ids)}"
             run = Run(rid, *run_args) if not holdem else HoldemRun(rid, *run_args, target=target, threads=threads,
-                                                                   spot_name=spot_name(spot))
+                                                                   spot_name=spot_name(spot), tree=tree, locks=locks)
             self._runs[run.id] = run
             self._trim()
         run.start()
