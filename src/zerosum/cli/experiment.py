@@ -50,11 +50,22 @@ def experiment_command(name: str):
             else:
                 plot = plot_path or f"zerosum-{name}.png"
             check_plot_path(plot)
-            report = fn(plot=plot, progress=not as_json, **options)
+            from ..experiments.report import Report, collecting
+
+            with collecting() as started:
+                try:
+                    report = fn(plot=plot, progress=not as_json, **options)
+                except KeyboardInterrupt:  # the tables it had started, with the rows finished so far
+                    report = Report(name, [t for t in started if t.rows], interrupted=True)
             if as_json:
                 emit_json(report.to_dict())
             else:
                 click.echo(report.render())
+            if report.interrupted:
+                rows = sum(len(t.rows) for t in report.tables)
+                click.echo(f"interrupted (Ctrl-C): the {rows:,} row{'' if rows == 1 else 's'} finished before it "
+                           f"{'emitted' if as_json else 'shown'}, the rest not run", err=True)
+                raise click.exceptions.Exit(130)
 
         experiment.add_command(cmd)
         return cmd

@@ -8,7 +8,7 @@ import click
 
 from ..errors import ZerosumError
 from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status
-from .runs import finish_interrupted, resume, run_iterations, solve_result, write_outputs
+from .runs import _duration, finish_interrupted, resume, run_iterations, solve_result, write_outputs
 
 #: constructor parameters of a solver that are not --option keys
 NOT_OPTIONS = ("self", "game", "variant")
@@ -477,11 +477,38 @@ def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
 
 
 def compile_with_progress(game, enabled: bool = True):
-    """The compiled game, with a spinner (or occasional stderr lines) while a large one compiles."""
+    """The compiled game, with a spinner (or occasional stderr lines) while a large one compiles.
+
+    A game that counts its histories (``estimated_sizes``: the poker family, hold'em) says its size
+    on stderr before compiling, and the progress then reads "N of M histories (P %), about T left"."""
     from ..core.compile import compiled
 
+    sizes = getattr(game, "estimated_sizes", None)
+    total = None
+    if sizes is not None:
+        try:
+            est = sizes()
+            total = int(est["histories"])
+        except (ZerosumError, KeyError, TypeError, ValueError):  # an estimate is a courtesy: the compile itself says what is wrong
+            total = None
+        if total and enabled:
+            gb = est.get("compile_bytes")
+            click.echo(f"history tree of {game.id}: {total:,} histories"
+                       + (f", about {gb / 1e9:.1f} GB to compile" if gb and gb >= 1e8 else
+                          f", about {gb / 1e6:.1f} MB to compile" if gb else "") + "; compiling", err=True)
+    t0 = time.perf_counter()
+
+    def text(n: int) -> str:
+        if not total:
+            return f"{n:,} histories"
+        line = f"{n:,} of {total:,} histories ({min(100.0, 100 * n / total):.0f} %)"
+        elapsed = time.perf_counter() - t0
+        if 0 < n < total and elapsed > 1:
+            line += f", about {_duration((total - n) * elapsed / n)} left"
+        return line
+
     with progress_status(f"compiling {game.id}", enabled=enabled) as update:
-        return compiled(game, progress=lambda n: update(f"{n:,} histories"))
+        return compiled(game, progress=lambda n: update(text(n)))
 
 
 def algorithm_names() -> list[str]:

@@ -82,45 +82,61 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
     # on Ray each task warms its method up in its own worker (_method_run); CFR+ runs here
     warm_up(g, methods if ray is None else [], options)
     runs: dict[str, list] = {}
+    interrupted = False  # Ctrl-C: the report holds the (method, seed) runs finished before it
     with counted(sum(iterations[m] for m in methods) * seeds, f"deep methods on {g.game_id}",
                       enabled=progress and ray is None) as advance:
         plan = [(m, seed) for m in methods for seed in range(1, seeds + 1)]
         calls = [(game if ray else g, m, seed, iterations[m], options.get(m, {}), None if ray else advance)
                  for m, seed in plan]
-        for (m, _), out in zip(plan, run_all(_method_run, calls, ray, workers)):
-            runs.setdefault(m, []).append(out)
-    cfr = CFRPlusSolver(g)
+        try:
+            if ray is None:  # one run at a time, so that those finished are kept on Ctrl-C
+                for (m, _), call in zip(plan, calls):
+                    out = _method_run(*call)
+                    runs.setdefault(m, []).append(out)
+            else:
+                for (m, _), out in zip(plan, run_all(_method_run, calls, ray, workers)):
+                    runs.setdefault(m, []).append(out)
+        except KeyboardInterrupt:
+            interrupted = True
     cfr_rows, cfr_cpu = [], 0.0
-    for m in _marks(cfr_iterations, 10):  # time the iterations only, as the deep methods' cpu_seconds
-        t0 = time.process_time()
-        cfr.iterate(m - cfr.iteration)
-        cfr_cpu += time.process_time() - t0
-        cfr_rows.append({**cfr.checkpoint(), "cpu_seconds": cfr_cpu})
+    if not interrupted:
+        cfr = CFRPlusSolver(g)
+        for m in _marks(cfr_iterations, 10):  # time the iterations only, as the deep methods' cpu_seconds
+            t0 = time.process_time()
+            cfr.iterate(m - cfr.iteration)
+            cfr_cpu += time.process_time() - t0
+            cfr_rows.append({**cfr.checkpoint(), "cpu_seconds": cfr_cpu})
     table = Table(f"Deep methods on {g.game_id}, default settings: exact NashConv of the network policy "
                   f"(mean over {seeds} seed{'' if seeds == 1 else 's'})", ["method", "iterations", "NashConv", "worst seed", "nodes touched",
                                                  "samples", "CPU s per run"],
                   digits=[None, None, 4, 4, None, None, 2])
+    if interrupted:
+        table.columns.append("seeds")
+        table.digits.append(None)
     by_nodes, by_cpu = {}, {}
     for m, rs in runs.items():
         final = [rows[-1]["nash_conv_average"] for rows, _ in rs]
         table.add(m, iterations[m], float(np.mean(final)), float(np.max(final)),
                   int(np.mean([rows[-1]["nodes"] for rows, _ in rs])),
-                  int(np.mean([rows[-1]["samples"] for rows, _ in rs])), float(np.mean([c for _, c in rs])))
+                  int(np.mean([rows[-1]["samples"] for rows, _ in rs])), float(np.mean([c for _, c in rs])),
+                  *([len(rs)] if interrupted else []))
         curve = np.mean([[r["nash_conv_average"] for r in rows] for rows, _ in rs], axis=0)
         by_nodes[m] = ([r["nodes"] for r in rs[0][0]], list(curve))
         by_cpu[m] = ([float(np.mean([rows[k]["cpu_seconds"] for rows, _ in rs])) for k in range(len(curve))],
                      list(curve))
-    table.add("cfr+ (tabular)", cfr_iterations, cfr_rows[-1]["nash_conv_average"], None, cfr_rows[-1]["nodes"], None,
-              cfr_cpu)
-    by_nodes["cfr+"] = ([r["nodes"] for r in cfr_rows], [r["nash_conv_average"] for r in cfr_rows])
-    by_cpu["cfr+"] = ([r["cpu_seconds"] for r in cfr_rows], [r["nash_conv_average"] for r in cfr_rows])
-    report = Report("deep", [table], notes=[
+    if cfr_rows:
+        table.add("cfr+ (tabular)", cfr_iterations, cfr_rows[-1]["nash_conv_average"], None, cfr_rows[-1]["nodes"],
+                  None, cfr_cpu)
+        by_nodes["cfr+"] = ([r["nodes"] for r in cfr_rows], [r["nash_conv_average"] for r in cfr_rows])
+        by_cpu["cfr+"] = ([r["cpu_seconds"] for r in cfr_rows], [r["nash_conv_average"] for r in cfr_rows])
+    report = Report("deep", [table], interrupted=interrupted, notes=[
         ("NashConv: exact, of the networks tabulated over every information set (Deep CFR: the average-strategy "
         "network; SD-CFR: the average recovered from every iteration's value networks; NFSP: the average-policy "
         "network); CPU s include training; cfr+'s CPU s is for the whole tabular run (iterations only)"),
         # the same words serial and on Ray (the reports are compared); the warm-up's seconds vary
-        "CPU s exclude the compile: each method first ran once, untimed, with the same settings"])
-    if plot:
+        "CPU s exclude the compile: each method first ran once, untimed, with the same settings",
+        *(["interrupted (Ctrl-C): each row's mean is over its seeds column; cfr+ did not run"] if interrupted else [])])
+    if plot and by_nodes:
         _figure(by_nodes, by_cpu, plot, f"Deep methods on {g.game_id}")
         report.figures.append(str(plot))
     return report

@@ -7,11 +7,30 @@
      "figures": [PATH, ...], "notes": [...]}
 
 Rows hold the numbers as printed: a column with ``digits`` is rounded to that many decimals.
+A report of a run stopped by Ctrl-C holds the rows finished before it and ``"interrupted": true``
+(:func:`collecting` keeps the tables an experiment has started, for those that do not build
+their partial report themselves).
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+#: the tables made while :func:`collecting` runs (None outside it)
+_started: list | None = None
+
+
+@contextmanager
+def collecting():
+    """Keep every :class:`Table` made in the block; yields that list (an interrupted experiment's
+    rows so far are in it)."""
+    global _started
+    before, _started = _started, []
+    try:
+        yield _started
+    finally:
+        _started = before
 
 
 @dataclass
@@ -21,6 +40,10 @@ class Table:
     rows: list[list] = field(default_factory=list)
     #: decimals per column (None: print as is); applied to the JSON too
     digits: list[int | None] | None = None
+
+    def __post_init__(self):
+        if _started is not None:
+            _started.append(self)
 
     def add(self, *cells) -> None:
         self.rows.append(list(cells))
@@ -68,13 +91,20 @@ class Report:
     tables: list[Table] = field(default_factory=list)
     figures: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: stopped by Ctrl-C: the tables hold the rows finished before it
+    interrupted: bool = False
 
     def to_dict(self) -> dict:
-        return {"experiment": self.experiment, "tables": [t.to_dict() for t in self.tables],
-                "figures": list(self.figures), "notes": list(self.notes)}
+        out = {"experiment": self.experiment, "tables": [t.to_dict() for t in self.tables],
+               "figures": list(self.figures), "notes": list(self.notes)}
+        if self.interrupted:
+            out["interrupted"] = True
+        return out
 
     def render(self) -> str:
         parts = [t.render() for t in self.tables]
+        if self.interrupted:
+            parts.insert(0, "INTERRUPTED (Ctrl-C): the rows below are those finished before it")
         parts += [f"note: {n}" for n in self.notes]
         parts += [f"figure written to {f}" for f in self.figures]
         return "\n\n".join(parts)
