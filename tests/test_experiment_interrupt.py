@@ -81,7 +81,10 @@ def test_any_experiment_keeps_the_rows_of_its_started_tables():
     assert doc["tables"] == [{"title": "squares", "columns": ["n", "n^2"], "rows": [[1, 1], [2, 4]]}]
 
 
-def test_history_tree_compile_says_its_size_first():
+def test_history_tree_compile_says_its_size_first(monkeypatch):
+    import zerosum.cli.imperfect
+
+    monkeypatch.setattr(zerosum.cli.imperfect, "SIZE_LINE_FROM", 1000)  # (a large game's line, on a small game)
     r = click.testing.CliRunner().invoke(zerosum.cli.cli, ["solve", "poker", "--param", "ranks=3", "--form",
                                                            "history-tree", "-n", "1"])
     assert r.exit_code == 0, r.output
@@ -90,3 +93,10 @@ def test_history_tree_compile_says_its_size_first():
     assert size in r.stderr
     assert r.output.index(size) < r.output.index("compiled in")
     assert f"{game}: 1,939 histories," in r.stdout  # the estimate is the count the compile found
+
+
+def test_a_small_history_tree_compiles_without_a_size_line():
+    r = click.testing.CliRunner().invoke(zerosum.cli.cli, ["solve", "poker", "--param", "ranks=3", "--form",
+                                                           "history-tree", "-n", "1"])
+    assert r.exit_code == 0, r.output
+    assert "history tree of poker" not in r.stderr

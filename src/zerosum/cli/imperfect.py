@@ -476,11 +476,17 @@ def _log_spaced(last: int, per_decade: int = 8) -> list[int]:
     return sorted({int(x + 0.5) for x in np.logspace(0, np.log10(max(last, 1)), n)} | {last})
 
 
+#: a history tree this large (a second or more to compile) is announced with its size first;
+#: a smaller one compiles at once, and a one-line refusal after it stays one line
+SIZE_LINE_FROM = 100_000
+
+
 def compile_with_progress(game, enabled: bool = True):
     """The compiled game, with a spinner (or occasional stderr lines) while a large one compiles.
 
     A game that counts its histories (``estimated_sizes``: the poker family, hold'em) says its size
-    on stderr before compiling, and the progress then reads "N of M histories (P %), about T left"."""
+    on stderr before compiling, from :data:`SIZE_LINE_FROM` histories, and the progress then reads
+    "N of M histories (P %), about T left"."""
     from ..core.compile import compiled
 
     sizes = getattr(game, "estimated_sizes", None)
@@ -491,7 +497,7 @@ def compile_with_progress(game, enabled: bool = True):
             total = int(est["histories"])
         except (ZerosumError, KeyError, TypeError, ValueError):  # an estimate is a courtesy: the compile itself says what is wrong
             total = None
-        if total and enabled:
+        if total and total >= SIZE_LINE_FROM and enabled:
             gb = est.get("compile_bytes")
             click.echo(f"history tree of {game.id}: {total:,} histories"
                        + (f", about {gb / 1e9:.1f} GB to compile" if gb and gb >= 1e8 else
