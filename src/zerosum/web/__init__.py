@@ -1,6 +1,8 @@
 """The local web app (``zerosum serve``): solve and watch, explore a saved strategy, play, in the browser.
 
 * :mod:`.app` -- :func:`create_app`: the Starlette application and its error handling;
+* :mod:`.batches` -- a ``zerosum batch`` results folder: its progress, its aggregate report, a flop's
+  saved solution opened in the explorer;
 * :mod:`.common` -- the error shape and the capped JSON body reader every view uses;
 * :mod:`.explore` -- loaded policies: information-set tables, hold'em trees and hand grids;
 * :mod:`.play` -- poker hands against a solved policy, Connect Four against the exact solver;

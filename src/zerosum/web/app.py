@@ -41,15 +41,15 @@ async def _index(_request):
 
 def create_app() -> Starlette:
     """The whole app: ``/`` (the page), ``/static/...``, and each view's ``/api/...`` routes
-    (solve and watch with the spot builder, explore, play); the runs' threads are stopped when the server shuts down."""
+    (solve and watch with the spot builder, explore, play, batches); the runs' threads are stopped when the server shuts down."""
     import contextlib
 
-    from . import explore, play, runs, spots
+    from . import batches, explore, play, runs, spots
 
     state = {"policies": explore.PolicyStore(), "runs": runs.RunManager()}
     routes = [Route("/", _index), Mount("/static", StaticFiles(directory=STATIC), name="static"),
               *runs.routes(state), *explore.routes(state), *play.routes(state),
-              *spots.routes(state)]
+              *spots.routes(state), *batches.routes(state)]
 
     @contextlib.asynccontextmanager
     async def lifespan(_app):
