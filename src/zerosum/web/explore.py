@@ -17,7 +17,11 @@ Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.Zer
 * ``GET /api/policies/ID/node?label=`` (public-tree policies): the node's children and the report
   of :func:`zerosum.public_tree.analysis.node_analysis` (strategy, reach, EV, equity, 13x13 grid,
   categories), reused as is, never recomputed here; on hold'em with the betting in chips (pot,
-  stacks, each action's amount and share of the pot: :func:`betting_at`) and each hand's EQR.
+  stacks, each action's amount and share of the pot: :func:`betting_at`) and each hand's EQR;
+  each player's ``range_ev`` (:func:`range_ev`);
+* ``GET /api/policies/ID/cards?node=`` (public-tree policies, a chance node): per card dealt, the
+  acting range's action frequencies and both players' range EVs at the node after it
+  (:func:`card_summary`), the figures the node's own report gives.
 
 The evaluation is exact and done once, at upload: a Leduc table evaluates in milliseconds, and a
 public-tree policy through the compiled kernels of :meth:`PublicPolicy.evaluate`.
@@ -208,14 +212,15 @@ def node_report(item: LoadedPolicy, label: str | None) -> dict:
     from ..public_tree.analysis import node_analysis, node_board, to_json
 
     tree = item.policy.tree
-    if item.index is None:  # label -> node, once per policy (tuple.index is a scan per call)
-        item.index = {lab: k for k, lab in enumerate(tree.labels)}
-    index = item.index
+    index = node_report_index(item)
     label = tree.labels[0] if label in (None, "") else label
     if not isinstance(label, str) or label not in index:
         raise ZerosumError(_bad_label(tree, str(label)))
     node = index[label]
-    report = to_json(node_analysis(tree, item.policy, node))
+    raw = node_analysis(tree, item.policy, node)
+    for entry in raw["players"]:
+        entry["range_ev"] = range_ev(entry)
+    report = to_json(raw)
     report["id"] = item.id
     report["children"] = [{"label": tree.labels[c], "action": _step(tree, c, node_board, cards_str),
                            "kind": ("decision", "chance", "fold", "showdown")[int(tree.kind[c])]}
@@ -238,6 +243,55 @@ def node_report(item: LoadedPolicy, label: str | None) -> dict:
         for entry in report["players"]:
             entry["eqr"] = _eqr(entry, here["contributions"][entry["player"]], here["pot"])
     return report
+
+
+def range_ev(entry: dict) -> float | None:
+    """A player's range EV at a node (chips): the per-hand EVs averaged with weight P(hand | node),
+    as the node's report has them (None where no hand reaches the node)."""
+    w, ev = np.asarray(entry["weight"], dtype=float), np.asarray(entry["ev"], dtype=float)
+    ok = np.isfinite(ev) & (w > 0)
+    return float(ev[ok] @ w[ok]) if ok.any() else None
+
+
+def card_summary(item: LoadedPolicy, label: str | None) -> dict:
+    """Per card that the chance node ``label`` deals: the node after it (``label``, ``card``,
+    ``kind``), its acting ``player`` (None at a node where nobody acts), ``actions`` (with their
+    words on hold'em: ``texts``), the acting range's ``action_mix`` and each player's range EV
+    (``ev``, chips), the very figures :func:`node_report` gives at that node (equity left out)."""
+    from ..poker.cards import cards_str
+    from ..public_tree.analysis import node_analysis, node_board
+    from ..public_tree.form import CHANCE_NODE
+
+    tree = item.policy.tree
+    node_report_index(item)
+    label = tree.labels[0] if label in (None, "") else label
+    if not isinstance(label, str) or label not in item.index:
+        raise ZerosumError(_bad_label(tree, str(label)))
+    node = item.index[label]
+    if int(tree.kind[node]) != CHANCE_NODE:
+        raise ZerosumError(f"node {label!r} is not a chance node; the per-card summary is for the node that "
+                           f"deals the turn or the river")
+    first = int(tree.first_child[node])
+    cards = []
+    for c in range(first, first + int(tree.n_children[node])):
+        raw = node_analysis(tree, item.policy, c, with_equity=False)
+        actor = raw["player"]
+        entry = {"label": tree.labels[c], "card": _step(tree, c, node_board, cards_str), "kind": raw["kind"],
+                 "player": actor, "actions": raw["actions"], "action_mix": None,
+                 "ev": [range_ev(e) for e in raw["players"]]}
+        if actor is not None:
+            entry["action_mix"] = [float(x) for x in raw["players"][actor]["action_mix"]]
+        if _is_holdem(item.game):
+            entry["texts"] = [a["text"] for a in betting_at(item.game, entry["label"], entry["actions"])["actions"]]
+        cards.append(entry)
+    return {"id": item.id, "label": label, "cards": cards}
+
+
+def node_report_index(item: LoadedPolicy) -> dict:
+    """The policy's public label -> node index, made once (tuple.index is a scan per call)."""
+    if item.index is None:
+        item.index = {lab: k for k, lab in enumerate(item.policy.tree.labels)}
+    return item.index
 
 
 def _chips(x: float) -> str:
@@ -405,6 +459,10 @@ def routes(state) -> list:
         return JSONResponse(infoset_rows(item, q.get("filter", ""), q.get("player"), q.get("offset", 0),
                                          q.get("limit", 100)))
 
+    async def cards(request: Request):
+        item = store.get(request.path_params["pid"], "holdem")
+        return JSONResponse(await run_in_threadpool(card_summary, item, request.query_params.get("node")))
+
     async def node(request: Request):
         item = store.get(request.path_params["pid"], "holdem")
         report = await run_in_threadpool(node_report, item, request.query_params.get("label"))
@@ -414,4 +472,5 @@ def routes(state) -> list:
             Route("/api/policies/upload", upload, methods=["POST"]),
             Route("/api/policies/{pid}", get_policy, methods=["GET"]),
             Route("/api/policies/{pid}/infosets", infosets, methods=["GET"]),
-            Route("/api/policies/{pid}/node", node, methods=["GET"])]
+            Route("/api/policies/{pid}/node", node, methods=["GET"]),
+            Route("/api/policies/{pid}/cards", cards, methods=["GET"])]

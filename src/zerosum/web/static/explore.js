@@ -65,6 +65,16 @@
 #explore-hand-table th.sorted[data-dir=desc]::after { content: " ▼"; }
 #explore-hand-table td { font-variant-numeric: tabular-nums; }
 #explore-hands { max-height: none; }
+#explore-cards-table tr.card-row { cursor: pointer; }
+#explore-cards-table tr.card-row:hover { background: #eef1f6; }
+#explore-cards-table td, #explore-cards-table th { padding: 0 6px; text-align: right; font-variant-numeric: tabular-nums; }
+#explore-lock { border: 1px solid var(--line); border-radius: 6px; padding: .2em .6em .5em; margin: .5em 0; }
+#explore-lock input[type=text] { min-width: min(18em, 80vw); }
+#explore-lock label { display: inline-flex; align-items: center; gap: .3em; margin-right: .6em; }
+#explore-cards .scroll { max-height: 18em; overflow-y: auto; display: inline-block; border: 1px solid var(--line); }
+#explore-cards-table thead th { position: sticky; top: 0; background: #fff; }
+#explore-lock input[type=number] { width: 5.5em; }
+#explore-lock-result { margin-top: .3em; }
 #explore-tooltip { position: fixed; background: #fff; border: 1px solid #888; padding: 4px 6px; font-size: 12px; max-width: min(560px, 96vw);
   pointer-events: none; z-index: 10; box-shadow: 2px 2px 6px rgba(0,0,0,.2); }
 #explore-tooltip table td, #explore-pinned table td { padding: 0 4px; font-variant-numeric: tabular-nums; }
@@ -221,7 +231,8 @@
     holdemBox.replaceChildren(crumbs,
       el("div", { id: "explore-node-info" }, el("code", {}, data.label), ` — ${what}`,
         data.board ? `, board ${data.board}` : "", `, reached with probability ${zs.fmt(data.reach_probability)}`),
-      money || "", mixLine(), children, el("div", { class: "explore-form" }, playerSel),
+      money || "", mixLine(), children, data.kind === "chance" ? cardsBox(data.label) : "",
+      data.kind === "decision" && current.board ? lockBox() : "", el("div", { class: "explore-form" }, playerSel),
       el("div", { id: "explore-panes" }, grid(entry),
         el("div", { id: "explore-side" }, el("div", { id: "explore-pinned" }), categories(entry))),
       handTable(entry));
@@ -339,6 +350,128 @@
     });
     return el("div", { id: "explore-categories" }, el("h3", {}, `${seat(entry.player)}'s hands by category`),
       el("div", { class: "scroll" }, el("table", {}, rows)));
+  }
+
+  // --- the per-card summary (a chance node) ----------------------------------------------------------
+  // GET /api/policies/ID/cards?node=: per card, the acting range's action frequencies and its range EV
+  // at the node after the card; a click on a row walks there
+  function cardsBox(label) {
+    const box = el("div", { id: "explore-cards", "data-node": label }, el("span", { class: "muted" }, "per-card summary…"));
+    zs.api(`/api/policies/${current.id}/cards?` + new URLSearchParams({ node: label }).toString()).then((data) => {
+      if (!report || report.label !== label) return;  // walked elsewhere meanwhile
+      box.replaceChildren(cardsTable(data.cards));
+    }).catch((e) => box.replaceChildren(el("span", { class: "error" }, e.message)));
+    return box;
+  }
+
+  function cardsTable(cards) {
+    const first = cards.find((c) => c.action_mix) || cards[0] || { actions: [], texts: [] };
+    const names = first.texts || first.actions;
+    const actor = first.player === null || first.player === undefined ? 0 : first.player;
+    const rows = cards.map((c) => el("tr", { "data-label": c.label, "data-card": c.card, class: "card-row",
+      tabindex: 0, onclick: () => showNode(c.label),
+      onkeydown: (e) => { if (e.key === "Enter") showNode(c.label); } },
+      el("td", {}, el("b", {}, c.card)),
+      names.map((a, k) => el("td", { "data-action": first.actions[k], "data-v": c.action_mix ? c.action_mix[k] : "" },
+        c.action_mix ? pct(c.action_mix[k]) : "-")),
+      el("td", { class: "ev", "data-v": c.ev[actor] === null ? "" : c.ev[actor] },
+        c.ev[actor] === null ? "-" : zs.fmt(c.ev[actor], 3))));
+    return el("div", {}, el("h3", {}, `Per card: ${seat(actor)}'s range at the node after it (click a card to go there)`),
+      el("div", { class: "scroll" }, el("table", { id: "explore-cards-table" },
+        el("thead", {}, el("tr", {}, el("th", {}, "card"), names.map((n) => el("th", {}, n)),
+          el("th", {}, `${seat(actor)} EV`))), el("tbody", {}, rows))));
+  }
+
+  // --- node locking ---------------------------------------------------------------------------------
+  // lock the acting player's strategy here (the whole range at its strategy here, or chosen hands at
+  // a chosen mix), re-solve the spot with the lock (POST /api/runs {locks}) and show the other
+  // player's gain: the locked run's free_player_gain in % of the pot beside the original's
+  const lockResults = {};  // node label -> the last locked run's view (or its error)
+
+  function lockBox() {
+    const entry = report.players[report.player];
+    const mix = report.actions.map((a, k) => el("label", { class: "lock-mix" }, `${actionText(k)} `,
+      el("input", { type: "number", min: 0, max: 100, step: "any", size: 5, "data-action": a,
+        value: (100 * entry.action_mix[k]).toFixed(1) }), " %"));
+    return el("div", { id: "explore-lock", "data-player": report.player },
+      el("h3", {}, `Lock ${seat(report.player)}'s strategy at this node and re-solve`),
+      el("div", { class: "explore-form" },
+        el("input", { type: "text", id: "explore-lock-hands",
+          placeholder: "hands to lock (AA, KQs, QQ+); empty: the whole range at its strategy here" }),
+        el("span", { id: "explore-lock-mix" }, "chosen hands play: ", mix)),
+      el("div", { class: "explore-form" },
+        el("label", {}, "iterations ", el("input", { type: "number", id: "explore-lock-iterations", min: 1, value: 1000 })),
+        el("label", {}, "target ", el("input", { type: "number", id: "explore-lock-target", min: 0, step: "any", value: 0.5 }),
+          " % of the pot"),
+        el("button", { id: "explore-lock-run", onclick: () => startLock(report.label) }, "Lock and re-solve")),
+      el("div", { id: "explore-lock-result" }, lockText(report.label)));
+  }
+
+  // the locks' JSON: every hand of the range at its strategy here, or the chosen hands at the mix
+  function lockSpec() {
+    const entry = report.players[report.player];
+    const hands = document.getElementById("explore-lock-hands").value.split(/[\s,]+/).filter(Boolean);
+    const nodes = {};
+    if (!hands.length) {
+      nodes[report.label] = Object.fromEntries(entry.hands.map((h, i) => [h, entry.strategy.map((row) => row[i])]));
+    } else {
+      const raw = [...document.querySelectorAll("#explore-lock-mix input")].map((x) => Math.max(Number(x.value) || 0, 0));
+      const total = raw.reduce((a, b) => a + b, 0);
+      if (!(total > 0)) throw new Error("give the locked hands' action mix (percentages, not all 0)");
+      nodes[report.label] = Object.fromEntries(hands.map((h) => [h, raw.map((x) => x / total)]));
+    }
+    return { player: report.player, nodes };
+  }
+
+  async function startLock(label) {
+    const result = document.getElementById("explore-lock-result");
+    let body;
+    try {
+      const target = Number(document.getElementById("explore-lock-target").value);
+      body = { game: current.params ? "holdem" : current.game, params: current.params || {}, locks: lockSpec(),
+        iterations: Number(document.getElementById("explore-lock-iterations").value) || 1000,
+        target_pot_fraction: target > 0 ? target / 100 : null };
+    } catch (e) { result.replaceChildren(el("span", { class: "error" }, e.message)); return; }
+    result.replaceChildren(el("span", { class: "muted" }, "starting the locked run…"));
+    let run;
+    try {
+      run = await zs.api("/api/runs", { method: "POST", body });
+    } catch (e) { lockResults[label] = { error: e.message }; showLock(label); return; }
+    lockResults[label] = run;
+    while (run.status === "starting" || run.status === "running") {
+      showLock(label);
+      await new Promise((r) => setTimeout(r, 300));
+      run = await zs.api(`/api/runs/${run.id}`, { quiet: true });
+      lockResults[label] = run;
+    }
+    showLock(label);
+  }
+
+  function showLock(label) {
+    const box = document.getElementById("explore-lock-result");
+    if (box && report && report.label === label) box.replaceChildren(lockText(label));
+  }
+
+  // "IP gains 3.2 % of the pot against the lock (run r4, 1000 iterations); original: 0.05 %"
+  function lockText(label) {
+    const run = lockResults[label];
+    if (!run) return "";
+    if (run.error && !run.id) return el("span", { class: "error" }, run.error);
+    if (run.status === "failed") return el("span", { class: "error" }, `locked run ${run.id} failed: ${run.error}`);
+    if (run.status === "starting" || run.status === "running") {
+      return el("span", { class: "muted", "data-run": run.id }, `locked run ${run.id}: ${run.iteration} iterations…`);
+    }
+    const f = run.locks.free_player;
+    const gain = run.free_player_gain_pot_pct;
+    // the same figure on the original solution: the free player's best response less its value
+    const own = (v) => (f === 0 ? v : -v);
+    const original = 100 * (current.best_response_values[f] - own(current.value)) / current.pot;
+    const moved = 100 * (own(run.value_average) - own(current.value)) / current.pot;
+    return el("div", { id: "explore-lock-gain", "data-run": run.id, "data-gain": gain, "data-original": original },
+      el("b", {}, `${seat(f)}'s gain against the lock: ${zs.fmt(gain, 3)} % of the pot`),
+      ` (locked run ${run.id}, ${run.iteration} iterations; the original solution: ${zs.fmt(original, 3)} % of the pot). `,
+      `${seat(f)}'s value: ${zs.fmt(own(current.value), 3)} in the original, ${zs.fmt(own(run.value_average), 3)} ` +
+      `with the lock (${moved >= 0 ? "+" : ""}${zs.fmt(moved, 2)} % of the pot).`);
   }
 
   // --- the per-hand table -----------------------------------------------------------------------
