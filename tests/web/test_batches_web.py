@@ -124,6 +124,10 @@ def test_browser_shows_the_report_sorts_it_and_opens_a_flop(live_server, browser
     assert [t.text for t in total[3:3 + n]] == [f"{100 * expect['total']['frequencies'][a]:.1f}" for a in expect["actions"]]
     assert total[3 + n + 1].text == f"{expect['total']['ev']:.3f}"
     screenshot("batches-report")
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844,
+                                                                  "deviceScaleFactor": 1, "mobile": True})
+    screenshot("batches-report-390x844")
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     ev_header = browser.find_element(By.CSS_SELECTOR, "#batches-table th[data-key=ev]")
     for _ in range(2):  # descending, then ascending
         ev_header.click()

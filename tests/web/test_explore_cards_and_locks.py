@@ -42,6 +42,26 @@ def turn_policy(client) -> str:
     return summary.json()["id"]
 
 
+def test_a_large_trees_first_street_is_made_after_loading(client, turn_policy, monkeypatch):
+    """A flop's first-street nodes are made by a thread after loading (explore.WARM_NODES): the
+    answers it keeps are those made on request, and the summary says how far it is."""
+    from zerosum.web import explore
+
+    monkeypatch.setattr(explore, "WARM_NODES", 0)
+    run = client.get(f"/api/policies/{turn_policy}").json()["run"]
+    pid = client.post("/api/policies", json={"run": run}).json()["id"]
+    deadline = time.time() + 60
+    while (warm := client.get(f"/api/policies/{pid}").json()["warm"])["done"] < warm["total"]:
+        assert time.time() < deadline, warm
+        time.sleep(0.05)
+    # the turn's 4 decision nodes (::, ::c, ::b5, ::cb5), its 3 chance nodes and their card summaries
+    assert warm["total"] == 10
+    for route, label in (("node?label=", ""), ("node?label=", "::c"), ("cards?node=", CHANCE)):
+        ahead = client.get(f"/api/policies/{pid}/{route}{label}").json()
+        fresh = client.get(f"/api/policies/{turn_policy}/{route}{label}").json()
+        assert {**ahead, "id": None} == {**fresh, "id": None}
+
+
 def test_each_cards_figures_are_the_node_views(client, turn_policy):
     data = client.get(f"/api/policies/{turn_policy}/cards", params={"node": CHANCE}).json()
     chance = client.get(f"/api/policies/{turn_policy}/node", params={"label": CHANCE}).json()
@@ -103,6 +123,11 @@ def test_browser_the_card_summary_renders_and_a_click_walks(live_server, browser
     assert cells[4].text == f"{qs['ev'][0]:.3f}"
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
     screenshot("explore-holdem-cards-1366x768")
+    _viewport(browser, 390, 844, mobile=True)  # the same summary on a phone (docs/web.md's screenshot)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    screenshot("explore-holdem-cards-390x844")
+    _viewport(browser, 1366, 768)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
     row.click()
     wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#explore-node-info code").text == qs["label"],
              what=f"node {qs['label']}")
@@ -153,6 +178,10 @@ def test_browser_locks_a_node_and_shows_the_gain(live_server, browser, screensho
     moved = 100 * (summary["value"] - view["value_average"]) / summary["pot"]
     assert moved > 1 and f"+{moved:.2f} % of the pot" in gain.text
     screenshot("explore-holdem-lock-1366x768")
+    _viewport(browser, 390, 844, mobile=True)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", gain)
+    screenshot("explore-holdem-lock-390x844")
+    _viewport(browser, 1366, 768)
     # the whole range at its strategy here: each hand's lock is its strategy at the node
     browser.find_element(By.ID, "explore-lock-hands").clear()
     view, gain = _lock_and_wait(browser, live_server, previous=view["id"])

@@ -25,6 +25,13 @@ Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.Zer
 
 The evaluation is exact and done once, at upload: a Leduc table evaluates in milliseconds, and a
 public-tree policy through the compiled kernels of :meth:`PublicPolicy.evaluate`.
+
+A node's report and a chance node's card summary are kept per policy once made (the newest
+:data:`MAX_CACHED`), and one analysis runs at a time (the compiled pass reuses one workspace per
+tree).  On a tree of :data:`WARM_NODES` public nodes or more (a flop), a node of the first street
+costs a pass over its whole subtree and the flop's equity (0.5 to 3 s each on the flop of
+``../shared/data/poker-spots``), so a thread computes those nodes' reports and card summaries
+after loading, the root first; the summary's ``warm: {done, total}`` says how far it is.
 """
 
 from __future__ import annotations
@@ -48,6 +55,13 @@ from .games import game_from_page as _game
 MAX_POLICIES = 8
 #: the most infoset rows one page answers
 MAX_ROWS = 500
+#: node reports and card summaries kept per loaded policy
+MAX_CACHED = 256
+#: hold'em trees from this many public nodes get their first street's reports made after loading
+WARM_NODES = 100_000
+#: one analysis at a time: :func:`zerosum.public_tree.analysis.node_analysis` reuses one workspace
+#: per tree (its compiled pass's vectors), which two threads must not share
+_ANALYSIS = threading.Lock()
 
 TABLE_FORMAT = "zerosum.policy"
 PUBLIC_FORMAT = "zerosum.public-policy"
@@ -59,6 +73,8 @@ class LoadedPolicy:
     def __init__(self, pid: str, kind: str, game, policy, summary: dict):
         self.id, self.kind, self.game, self.policy, self.summary = pid, kind, game, policy, summary
         self.index = None  # public label -> node (hold'em), made on first use
+        self.cache: OrderedDict = OrderedDict()  # ("node" | "cards", label) -> the answer, newest last
+        self.cache_lock = threading.Lock()
 
 
 class PolicyStore:
@@ -92,7 +108,16 @@ class PolicyStore:
             self._items[pid] = item
             while len(self._items) > MAX_POLICIES:
                 self._items.popitem(last=False)
+        if kind == "holdem" and policy.tree.n_nodes >= WARM_NODES:
+            jobs = _first_street(policy.tree)
+            summary["warm"] = {"done": 0, "total": len(jobs)}  # before the summary is answered
+            threading.Thread(target=_warm, args=(self, item, jobs), name=f"warm-{pid}", daemon=True).start()
         return item
+
+    def holds(self, item: LoadedPolicy) -> bool:
+        """Whether ``item`` is still kept (not dropped for newer ones)."""
+        with self._lock:
+            return self._items.get(item.id) is item
 
     def get(self, pid: str, kind: str | None = None) -> LoadedPolicy:
         """The loaded policy ``pid`` (of ``kind`` if given), or a one-line error naming the right route."""
@@ -175,6 +200,60 @@ def from_run(store: PolicyStore, runs, rid) -> LoadedPolicy:
         kind, ev = "holdem", _public_ev(policy)
     return store.keep(run.game, kind, policy, ev, run=run.id, iteration=run.iteration,
                       params=getattr(run, "params", None))
+
+
+def cached(item: LoadedPolicy, what: str, label) -> dict:
+    """:func:`node_report` (``what`` "node") or :func:`card_summary` ("cards") at ``label``, made
+    once per policy (one analysis at a time: see :data:`_ANALYSIS`)."""
+    label = item.policy.tree.labels[0] if label in (None, "") else label
+    key = (what, label)
+    with item.cache_lock:
+        hit = item.cache.get(key)
+        if hit is not None:
+            item.cache.move_to_end(key)
+            return hit
+    with _ANALYSIS:
+        with item.cache_lock:  # made meanwhile (the warming thread)
+            hit = item.cache.get(key)
+        if hit is None:
+            hit = (node_report if what == "node" else card_summary)(item, label)
+    with item.cache_lock:
+        item.cache[key] = hit
+        while len(item.cache) > MAX_CACHED:
+            item.cache.popitem(last=False)
+    return hit
+
+
+def _first_street(tree) -> list[tuple[str, str]]:
+    """("node", label) of the first street's nodes (up to and including the chance nodes that deal
+    the next card), the root first, then ("cards", label) of those chance nodes."""
+    from ..public_tree.form import CHANCE_NODE, DECISION
+
+    todo, level = [], [0]
+    while level:
+        todo.extend(level)
+        nxt = []
+        for n in level:
+            if int(tree.kind[n]) == DECISION:
+                first = int(tree.first_child[n])
+                nxt.extend(c for c in range(first, first + int(tree.n_children[n]))
+                           if int(tree.kind[c]) in (DECISION, CHANCE_NODE))
+        level = nxt
+    return [("node", tree.labels[n]) for n in todo] + \
+        [("cards", tree.labels[n]) for n in todo if int(tree.kind[n]) == CHANCE_NODE]
+
+
+def _warm(store: PolicyStore, item: LoadedPolicy, jobs: list) -> None:
+    """Make the answers of ``jobs`` (:func:`_first_street`) while ``item`` is kept."""
+    for k, (what, label) in enumerate(jobs):
+        item.summary["warm"] = {"done": k, "total": len(jobs)}
+        if not store.holds(item):  # dropped from the store: let it go
+            return
+        try:
+            cached(item, what, label)
+        except Exception:  # noqa: BLE001 - a node the analysis refuses answers its error when clicked
+            pass
+    item.summary["warm"] = {"done": len(jobs), "total": len(jobs)}
 
 
 def infoset_rows(item: LoadedPolicy, text: str = "", player=None, offset=0, limit=100) -> dict:
@@ -461,11 +540,11 @@ def routes(state) -> list:
 
     async def cards(request: Request):
         item = store.get(request.path_params["pid"], "holdem")
-        return JSONResponse(await run_in_threadpool(card_summary, item, request.query_params.get("node")))
+        return JSONResponse(await run_in_threadpool(cached, item, "cards", request.query_params.get("node")))
 
     async def node(request: Request):
         item = store.get(request.path_params["pid"], "holdem")
-        report = await run_in_threadpool(node_report, item, request.query_params.get("label"))
+        report = await run_in_threadpool(cached, item, "node", request.query_params.get("label"))
         return JSONResponse(report)
 
     return [Route("/api/policies", post_policy, methods=["POST"]),
