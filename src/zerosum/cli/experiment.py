@@ -105,6 +105,54 @@ def _stderr_lines(logger: str):
         log.level, log.propagate = before
 
 
+#: an experiment that counts its progress in units of expected work (``experiment deep``: each
+#: method's iterations weighed by their measured cost) says its expected duration once, when its
+#: counted work has run this long: later than ``zerosum solve``'s second, since one unit of the
+#: work may take a second or more (a deep-cfr iteration)
+ESTIMATE_AFTER_S = 15.0
+
+
+class _SaysExpectedDuration:
+    """A :class:`zerosum.progress.Reporter` that hands everything on to ``inner`` (the command
+    line's) and, in a counted task, prints one stderr line with its expected duration
+    (the time so far times total / done: right where the steps are proportional to the time) once
+    the task has run :data:`ESTIMATE_AFTER_S`, when that duration is past
+    :func:`.runs.long_run_seconds` (on stderr: --json's stdout stays one object)."""
+
+    def __init__(self, inner, what: str):
+        self.inner = inner
+        self.what = what
+
+    @contextmanager
+    def counted(self, total, description, enabled, unit):
+        import time
+
+        from .runs import _duration, long_run_seconds
+
+        t0 = time.perf_counter()
+        done, said = [0], [False]
+        with self.inner.counted(total, description, enabled, unit) as advance:
+            def wrapped(n=1):
+                advance(n)
+                done[0] += n
+                if said[0]:
+                    return
+                elapsed = time.perf_counter() - t0
+                if elapsed < ESTIMATE_AFTER_S or done[0] <= 0:
+                    return
+                said[0] = True
+                expected = elapsed * total / done[0]
+                if expected > long_run_seconds() and done[0] < total:
+                    click.echo(f"expected duration: about {_duration(expected)} for {self.what} (timed on the "
+                               f"first {_duration(elapsed)}, {100 * done[0] / total:.0f} % of the expected work); "
+                               f"Ctrl-C stops early and keeps the finished runs", err=True)
+
+            yield wrapped
+
+    def status(self, description, enabled):
+        return self.inner.status(description, enabled)
+
+
 @experiment_command("discounting")
 @click.option("--iterations", "-n", type=click.IntRange(min=1), default=1000, show_default=True)
 @click.option("--games", default="kuhn,leduc", show_default=True, help="Comma-separated game names.")
@@ -282,17 +330,23 @@ def _approximation(plot, progress, game, samples, steps, quick):
 @ray_options("(method, seed) run")
 def _deep(plot, progress, game, seeds, quick, ray_address, workers):
     """Deep CFR, SD-CFR and NFSP against CFR+: exact NashConv by nodes touched and CPU time."""
-    from ..experiments.deep import deep
+    from ..experiments.deep import METHODS, deep
+    from ..progress import reporter, reporting
 
     if seeds <= 0:
         raise ZerosumError(f"--seeds must be positive, got {seeds}")
     if quick:
         small = {"traversals": 20, "advantage_steps": 20, "batch": 32, "memory": 2000}
-        return deep(plot, progress, game="kuhn", seeds=1, iterations={"deep-cfr": 3, "sd-cfr": 3, "nfsp": 20},
-                    options={"deep-cfr": {**small, "policy_steps": 20}, "sd-cfr": small,
-                             "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
-                    cfr_iterations=50, ray=ray_address, workers=workers)
-    return deep(plot, progress, game=game, seeds=seeds, ray=ray_address, workers=workers)
+        kwargs = {"game": "kuhn", "seeds": 1, "iterations": {"deep-cfr": 3, "sd-cfr": 3, "nfsp": 20},
+                  "options": {"deep-cfr": {**small, "policy_steps": 20}, "sd-cfr": small,
+                              "nfsp": {"hands": 32, "batch": 16, "replay": 1000, "reservoir": 1000}},
+                  "cfr_iterations": 50}
+    else:
+        kwargs = {"game": game, "seeds": seeds}
+    runs = len(METHODS) * kwargs["seeds"]
+    inner = reporter()
+    with reporting(_SaysExpectedDuration(inner, f"the {runs} (method, seed) runs") if inner else inner):
+        return deep(plot, progress, ray=ray_address, workers=workers, **kwargs)
 
 
 @experiment_command("subgames")

@@ -52,6 +52,19 @@ def warm_up(game, methods, options: dict, cfr: bool = True) -> float:
     return time.process_time() - t0
 
 
+#: what one iteration of each method costs with its default settings, in milliseconds of wall time:
+#: the progress of :func:`deep` advances by these weights, not by iterations, so that its fraction
+#: (and the time left drawn from it) follows the work.  Counted in iterations, an nfsp iteration
+#: (4 ms) weighed as much as a deep-cfr one (0.8 s): ``19 / 60,600 (0.0 %)`` with 2 % of the work done.
+#: Measured once (Kuhn, seed 1, after :func:`warm_up`, on a loaded 2-core machine): deep-cfr's 100
+#: iterations 81.9 s of wall time (120.8 CPU s: JAX uses both cores), sd-cfr's 100 85.2 s, nfsp's
+#: 20,000 82.6 s; within each run the time grew in step with the iterations (at 10 %, 25 %, 50 %
+#: and 90 % of them: 8-10 %, 24-27 %, 49-59 % and 89-90 % of the time, the checkpoints included),
+#: so one weight per method does.  Other settings and games cost otherwise: the progress is then
+#: only roughly proportional to the time.
+ITERATION_COST_MS = {"deep-cfr": 820, "sd-cfr": 850, "nfsp": 4}
+
+
 def _method_run(game, method: str, seed: int, iterations: int, options: dict, advance=None):
     """One deep method's run with one seed: its rows and CPU seconds (``game``: the compiled game,
     or its name where this runs as a Ray task: a fresh worker then warms the method up first)."""
@@ -64,6 +77,11 @@ def _method_run(game, method: str, seed: int, iterations: int, options: dict, ad
     t0 = time.process_time()
     rows = solver.run(iterations, _marks(iterations), progress=advance)
     return rows, time.process_time() - t0
+
+
+def _weighted(advance, weight: int):
+    """``advance`` for one method's run: ``n`` iterations are ``n * weight`` units of progress."""
+    return lambda n=1: advance(n * weight)
 
 
 def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: int = 3, methods=METHODS,
@@ -83,11 +101,13 @@ def deep(plot=None, progress=False, game: str = "kuhn", iterations=None, seeds: 
     warm_up(g, methods if ray is None else [], options)
     runs: dict[str, list] = {}
     interrupted = False  # Ctrl-C: the report holds the (method, seed) runs finished before it
-    with counted(sum(iterations[m] for m in methods) * seeds, f"deep methods on {g.game_id}",
-                      enabled=progress and ray is None) as advance:
-        plan = [(m, seed) for m in methods for seed in range(1, seeds + 1)]
-        calls = [(game if ray else g, m, seed, iterations[m], options.get(m, {}), None if ray else advance)
-                 for m, seed in plan]
+    plan = [(m, seed) for m in methods for seed in range(1, seeds + 1)]
+    # progress in units of expected work (ITERATION_COST_MS), so that its fraction is that of the time
+    work = sum(iterations[m] * ITERATION_COST_MS[m] for m, _ in plan)
+    with counted(work, f"deep methods on {g.game_id} (by expected work)", enabled=progress and ray is None) \
+            as advance:
+        calls = [(game if ray else g, m, seed, iterations[m], options.get(m, {}),
+                  None if ray else _weighted(advance, ITERATION_COST_MS[m])) for m, seed in plan]
         try:
             if ray is None:  # one run at a time, so that those finished are kept on Ctrl-C
                 for (m, _), call in zip(plan, calls):
