@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_poker_solvers.py [SPOT ...] [--repeats 3] [--targets 0.005,0.001]
         [--threads 1,2] [--check-every 10] [--max-iters 1000] [--timeout 900] [--zerosum-option dtype=float32]
-        [--json]
+        [--rake RATE[,CAP]] [--json]
 
 SPOT: a spot file, or a name in ../shared/data/poker-spots (default: every spot there).  For each spot
 and each target (exploitability as a fraction of the pot), each round runs, one after the other, the
@@ -28,6 +28,11 @@ a scratch folder outside it (``../shared/notes/postflop-solver-build.md``), with
 ``pfs-spot`` that takes the spot on its command line and prints one JSON line; this script only runs
 that binary (``$ZEROSUM_PFS_BIN``, default /work/pfs-build/target/release/pfs-spot) and skips the peer,
 saying how to build it, when it is absent.
+
+``--rake 0.05,3`` solves each spot raked on both sides (the house takes min(5 % of the pot, 3 chips)
+of every pot won, postflop-solver's ``rake_rate`` and ``rake_cap``; zerosum's ``--param rake=0.05
+--param rake_cap=3``): exploitability is then the mean of the two best-response *gains* on both sides
+(postflop-solver's ``compute_exploitability`` of a raked game), and the value is player 0's.
 
 Spots zerosum cannot express yet (its ``--spot`` refuses them) get a row saying so instead of
 failing; fixed-limit spots whose sizes are one constant per street are run with ``--param`` (the
@@ -168,10 +173,13 @@ def pfs_args(spot: dict) -> list[str]:
 
 
 def zerosum_args(spot: dict) -> list[str]:
+    rake = spot.get("rake") or {}
+    raked = ["--param", f"rake={rake['rate']}"] + (["--param", f"rake_cap={rake['cap']}"] if rake.get("cap") else []) \
+        if rake.get("rate") else []
     try:
         params = zerosum_limit_params(spot)
     except CannotExpress:
-        return ["--spot", spot["_path"]]
+        return ["--spot", spot["_path"]] + raked
     out = []
     for k, v in params.items():
         out += ["--param", f"{k}={v}"]
@@ -431,6 +439,8 @@ def main(argv=None):
     ap.add_argument("--zerosum-option", action="append", default=[], metavar="KEY=VALUE",
                     help="extra --option for zerosum solve (e.g. dtype=float32)")
     ap.add_argument("--pfs-bin", default=os.environ.get("ZEROSUM_PFS_BIN", DEFAULT_PFS))
+    ap.add_argument("--rake", default=None, metavar="RATE[,CAP]",
+                    help="solve every spot raked on both sides: the rate and the cap in chips (none: no cap)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     args.targets = [float(x) for x in args.targets.split(",") if x.strip()]
@@ -462,6 +472,10 @@ def main(argv=None):
     for p in paths:
         spot = load_spot(p)
         spot.setdefault("name", p.stem)
+        if args.rake:
+            rate, _, cap = args.rake.partition(",")
+            spot["rake"] = {"rate": float(rate), "cap": float(cap) if cap else 1e9}  # (the peer's "no cap")
+            spot["name"] += f" rake {float(rate):g}" + (f" cap {float(cap):g}" if cap else "")
         r, n = bench_spot(spot, binary, args, imports)
         rows += r
         notes += n

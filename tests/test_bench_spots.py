@@ -49,4 +49,6 @@ def test_spots_the_limit_game_cannot_hold_go_to_spot(change):
     spot = {**LIMIT_SPOT, **change}
     with pytest.raises(bench.CannotExpress):
         bench.zerosum_limit_params(spot)
-    assert bench.zerosum_args(spot) == ["--spot", spot["_path"]]
+    # a raked spot: the file, and its rake as --param (what --rake RATE,CAP sets on every spot)
+    raked = ["--param", "rake=0.05", "--param", "rake_cap=3"] if "rake" in change else []
+    assert bench.zerosum_args(spot) == ["--spot", spot["_path"]] + raked

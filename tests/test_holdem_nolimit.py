@@ -118,9 +118,9 @@ def test_nolimit_agrees_with_history_tree(board, r0, r1):
     assert a["nash_conv_average"] > 1  # not solved yet: the agreement is not trivial
 
 
-def test_rake_and_mixed_betting_refused():
-    with pytest.raises(ZerosumError, match="not zero-sum"):
-        HoldemGame(board="Td9d6hQc3s", betting="river bet=50%", rake={"rate": 0.05, "cap": 3})
+def test_bad_rake_and_mixed_betting_refused():
+    with pytest.raises(ZerosumError, match="takes no rake at all"):
+        HoldemGame(board="Td9d6hQc3s", betting="river bet=50%", rake={"rate": 0.05, "cap": 0})
     with pytest.raises(ZerosumError, match="not both"):
         HoldemGame(board="Td9d6hQc3s", betting="river bet=50%", raises=2)
     with pytest.raises(ZerosumError, match="too large even for the public tree") as info:
@@ -160,7 +160,8 @@ def test_cli_spot_solves_and_param_overrides(tmp_path):
 @pytest.mark.parametrize("change,message", [
     ({"pot": None}, "has no 'pot' field"),
     ({"streets": {"turn": {"bet": ["60%", "7q"]}, "river": {"bet": ["a"]}}}, "cannot read bet size '7q' in turn bet"),
-    ({"rake": {"rate": 0.05, "cap": 3}}, "not zero-sum"),
+    ({"rake": {"rate": 0.05, "cap": 0}}, "takes no rake at all"),
+    ({"rake": {"rate": 5, "cap": 3}}, "a rate from 0 to 1"),
     ({"board": "KsKdKhQc", "ranges": ["KK", "AA"]}, "range 'KK' names only hands"),
     ({"stack": 3, "betting": "fixed-limit", "add_allin_threshold": None, "force_allin_threshold": None,
       "merging_threshold": None, "streets": {"turn": {"bet": ["4c"]}, "river": {"bet": ["4c"]}}},

@@ -52,7 +52,7 @@ def test_the_estimate_is_the_librarys(client, which):
     ({"spot": {**TINY, "board": "Ks7d"}}, "board"),
     ({"spot": {k: v for k, v in TINY.items() if k != "pot"}}, "'pot'"),
     ({"spot": {**TINY, "ranges": ["AA,ZZ", ""]}}, "ZZ"),
-    ({"spot": {**TINY, "rake": {"rate": 0.05, "cap": 3}}}, "rake"),
+    ({"spot": {**TINY, "rake": {"rate": 0.05, "cap": 0}}}, "rake cap of 0"),
     ({"spot": {**TINY, "merging": 0.1}}, "unknown field 'merging'"),
     ({"spot": {**TINY, "streets": {"river": {"bet": ["50%"], "raise": ["2.5y"]}}}}, "2.5y"),
     ({"board": "Ks7d2c9h5s"}, '{"spot"'),
@@ -200,12 +200,17 @@ def test_the_builder_round_trips_a_spot_file_paints_a_range_and_solves(browser, 
     wait_for(browser, lambda b: _combos_shown(b, 1) == range_combos(parse_range("AA,AKs:0.5,QQ", dead=board)),
              what="the typed range's combos")  # 6 + 2 + 3 (the Qc is on the board)
 
-    # a rake: kept in the spot, refused by the server in one line
+    # a rake: kept in the spot (no cap typed: none); a cap of 0 refused by the server in one line
     rate = browser.find_element("id", "builder-rake-rate")
+    cap = browser.find_element("id", "builder-rake-cap")
+    cap.clear()  # (the file's cap 0)
     rate.clear()
     rate.send_keys("0.05")
-    wait_for(browser, lambda b: "rake 0.05 refused" in b.find_element("id", "builder-estimate").text, what="the rake's refusal")
+    wait_for(browser, lambda b: json.loads(_value(b, "builder-json")).get("rake") == {"rate": 0.05}, what="the rake")
+    cap.send_keys("0")
+    wait_for(browser, lambda b: "rake cap of 0" in b.find_element("id", "builder-estimate").text, what="the cap's refusal")
     assert json.loads(_value(browser, "builder-json"))["rake"] == {"rate": 0.05, "cap": 0}
+    cap.clear()
     rate.clear()
     rate.send_keys("0")
     wait_for(browser, lambda b: "public nodes" in b.find_element("id", "builder-estimate").text, what="the estimate back")

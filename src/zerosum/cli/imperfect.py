@@ -655,6 +655,9 @@ def _print_solve(r: dict) -> None:
         c.print(f"NashConv (sum of both players' best-response gains): {_nc(r['nash_conv'])}")
     which = "current strategy, the last iterate" if r.get("result_strategy") == "current" else "average strategy"
     c.print(f"value of the game to player 0 ({which}): {_fixed(r['value'], 4)}")
+    if "values" in r:
+        c.print(f"raked (not zero-sum): player 1's value {_fixed(r['values'][1], 4)}; the house takes "
+                f"{_fixed(r['expected_rake'], 4)} a hand, which the two values sum to minus", soft_wrap=True)
     pot = r.get("pot")
     if r.get("locks"):  # --option lock=FILE (zerosum.public_tree.locking): the free player's gain is the headline
         lk = r["locks"]

@@ -309,6 +309,9 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
                           public_nodes=tree.n_nodes, infoset_actions=sizes["infoset_actions"], bytes=sizes["bytes"],
                           compile_s=compile_s, stopped=stopped, **extra)
     add_pot_fractions(result, tree.pot)
+    if rows and rows[-1].get("values_average") is not None:  # a raked hold'em game: general-sum
+        result["values"] = list(rows[-1]["values_average"])
+        result["expected_rake"] = -sum(rows[-1]["values_average"])
     if save_path and tree.iso is not None:  # the file holds the whole tree's policy, as without isomorphism
         avg = avg.on_full_tree(public_tree(game))
     return result, write_outputs(result, solver, avg, state_path, save_path)

@@ -16,8 +16,11 @@ betting, either
   ``r300``, ``a``.  After an all-in is called the remaining cards are dealt with no more betting.
 
 Both are the same rules (:func:`zerosum.poker.betting.legal_actions`): limit is constant sizes in
-that module's limit mode.  Rake: only ``rake=0`` (a raked pot is not zero-sum, which every solver
-and NashConv here assume).  Player 0 acts first on every street.
+that module's limit mode.  Rake: ``rake`` (the rate: the house takes ``min(rake * pot, rake_cap)``
+of every pot won, fold or showdown, as postflop-solver does; ``rake_cap`` in chips, none by
+default).  A raked game is not zero-sum: only the public tree solves it, and its NashConv is the
+sum of both players' best-response gains (zero exactly at an equilibrium; docs/conventions.md).
+Player 0 acts first on every street.
 
 The chance deal of the hands is proportional to range0(i) * range1(j) over pairs that share no
 card.  Two compiled forms: the public tree (:meth:`public_tree`, hands as vectors, showdowns by a
@@ -62,7 +65,7 @@ class HoldemGame(Game):
 
     def __init__(self, board: str, pot=10, stack=1000, bets=None, raises=None, range0: str = "",
                  range1: str = "", max_bytes: int | None = None, betting=None, add_allin=0, force_allin=0,
-                 merging=0, rake=0):
+                 merging=0, rake=0, rake_cap=None):
         from .betting import STREET_NAMES, Betting
         from .cards import cards_str, hole_pairs, live_pairs, pair_str, parse_board
         from .ranges import parse_range
@@ -78,7 +81,7 @@ class HoldemGame(Game):
             raise ZerosumError(f"holdem: pot and stack must be numbers, got {pot!r}, {stack!r}") from None
         if not self.pot > 0 or not self.stack >= 0:
             raise ZerosumError(f"holdem: pot must be positive and stack non-negative, got {pot}, {stack}")
-        _check_rake(rake)
+        self.rake = parse_rake(rake, rake_cap)
         if betting is not None:
             if bets is not None or raises is not None:
                 raise ZerosumError("holdem takes either betting= (sizes per street) or the limit bets= and raises=, "
@@ -152,6 +155,10 @@ class HoldemGame(Game):
         for p in (0, 1):
             if self.range_text[p].strip().lower() not in ("", "random", "all"):
                 out[f"range{p}"] = self.range_text[p]
+        if self.rake is not None:
+            out["rake"] = num(self.rake[0])
+            if self.rake[1] != float("inf"):
+                out["rake_cap"] = num(self.rake[1])
         return out
 
     def _deal_matrix(self) -> np.ndarray:
@@ -313,7 +320,11 @@ class HoldemGame(Game):
 
     def check_history_tree(self, max_bytes: int | None = None) -> None:
         """Refuse, before any work and with the exact count, a subgame whose history tree would not
-        fit (the public tree, :func:`zerosum.public_tree.compile.public_tree`, has no such limit)."""
+        fit (the public tree, :func:`zerosum.public_tree.compile.public_tree`, has no such limit),
+        and a raked one (general-sum: the history tree's solvers and evaluation are zero-sum's)."""
+        if self.rake is not None:
+            raise ZerosumError(f"{self.id}: a raked game is solved on the public tree only (it is not zero-sum, "
+                               f"which the history tree's solvers assume); use --form public-tree")
         est = self.estimated_sizes()
         limit = memory_limit(self.max_bytes if max_bytes is None else max_bytes)
         if est["compile_bytes"] > limit:
@@ -332,17 +343,32 @@ class HoldemGame(Game):
                 f"zerosum.public_tree.solver.public_solver(\"cfr+\", game))")
 
 
-def _check_rake(rake) -> None:
-    """Only no rake: a raked pot is not zero-sum (the house takes a share), and every solver and
-    exploitability here assumes that one player's gain is the other's loss."""
-    rate = rake.get("rate", 0) if isinstance(rake, dict) else rake
+def parse_rake(rake, rake_cap=None) -> tuple[float, float] | None:
+    """(rate, cap) of ``rake`` (the rate, or a spot file's ``{"rate": R, "cap": C}``) and
+    ``rake_cap`` (chips; None or absent: no cap), None for no rake; a one-line error for anything
+    else.  A cap of 0 with a positive rate is refused: postflop-solver reads it as no rake at all,
+    a user as no cap."""
+    if isinstance(rake, dict):
+        unknown = set(rake) - {"rate", "cap"}
+        if unknown:
+            raise ZerosumError(f"holdem: rake takes rate and cap, got {sorted(unknown)}")
+        if rake_cap is not None and rake.get("cap") is not None:
+            raise ZerosumError("holdem: give the rake's cap once, in rake {\"cap\": C} or as rake_cap")
+        rake, rake_cap = rake.get("rate", 0), rake.get("cap", rake_cap)
     try:
-        rate = float(rate or 0)
+        rate = float(rake or 0)
+        cap = float("inf") if rake_cap in (None, "", "none", "inf") else float(rake_cap)
     except (TypeError, ValueError):
-        raise ZerosumError(f"holdem: rake must be a number (the rate) or {{\"rate\": R, \"cap\": C}}, got {rake!r}") from None
-    if rate != 0:
-        raise ZerosumError(f"holdem: rake {rate:g} refused: a raked pot is not zero-sum, which the solvers and "
-                           f"NashConv here assume; solve with rake 0 (drop the rake)")
+        raise ZerosumError(f"holdem: rake must be a rate (0.05 for 5 %) or {{\"rate\": R, \"cap\": C}}, "
+                           f"and rake_cap a number of chips; got {rake!r}, {rake_cap!r}") from None
+    if not 0 <= rate < 1:
+        raise ZerosumError(f"holdem: the rake is a rate from 0 to 1 (0.05 for 5 % of the pot), got {rate:g}")
+    if rate == 0:
+        return None
+    if not cap > 0:
+        raise ZerosumError(f"holdem: a rake cap of {cap:g} takes no rake at all; leave the cap out for no cap, or "
+                           f"give the most the house takes from a pot, in chips")
+    return rate, cap
 
 
 #: the history tree of a hold'em subgame is refused past this many histories (about 2 minutes of

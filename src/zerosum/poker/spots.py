@@ -6,7 +6,8 @@ Fields: ``board``, ``pot``, ``stack`` (effective), ``ranges`` (two strings, out 
 ``streets`` (per street still to play: ``bet``, ``raise``, and ``donk`` lists of sizes, or ``oop``
 and ``ip`` objects each with ``bet`` and ``raise``), optional ``add_allin_threshold``,
 ``force_allin_threshold``, ``merging_threshold`` (absent: 0, exactly the listed sizes) and
-``rake`` (``{"rate": 0, "cap": 0}``: only rate 0 is accepted), ``same_sizes_for_both_players``
+``rake`` (``{"rate": 0.05, "cap": 3}``: the house takes min(rate * pot, cap) of every pot won;
+rate 0 for none, cap left out for none), ``same_sizes_for_both_players``
 (informative), ``name``, and any ``notes`` or ``*_note`` text.  Any other field is refused, so a
 misspelt threshold is not silently 0.
 """

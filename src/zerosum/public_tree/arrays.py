@@ -61,7 +61,9 @@ def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso
 class TerminalArrays(NamedTuple):
     """A terminal evaluator's data (:mod:`zerosum.public_tree.terminals`): ``evaluator`` DENSE,
     SWEEP or RANKS; the arrays the others do not use are empty.  ``window`` (int64 [2, 2]): the
-    sweep's per-player (start, length) in its shared hand list (zeros for the others)."""
+    sweep's per-player (start, length) in its shared hand list (zeros for the others).  ``rake``
+    (float64 [2]): the rate and the cap of the house's share of a pot (zeros: no rake; see
+    :func:`zerosum.public_tree.evaluators.dense.rake_at`)."""
 
     evaluator: int
     weight: np.ndarray
@@ -77,6 +79,7 @@ class TerminalArrays(NamedTuple):
     cbase: np.ndarray
     chand: np.ndarray
     window: np.ndarray
+    rake: np.ndarray
 
 
 def card_scratch(width: int) -> np.ndarray:

@@ -58,6 +58,7 @@ from ..solvers.capabilities import require, require_apart
 from ..solvers.rules import CFRPlus, Variant, apply_regret_rule, check_variant
 from .analysis import _Boards
 from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
+from .passes import is_raked
 from .terminals import SWEEP
 
 #: continuation names, in the order ``continuations=K`` takes them
@@ -481,6 +482,8 @@ class TruncatedSolver:
         require(self.variant.name, "depth-limited")
         if self.variant.restarts:
             require_apart("depth-limited", "restart", "drop dcfr's restart option")
+        if is_raked(game.tree):
+            require_apart("depth-limited", "rake", "solve the raked game whole (without re-solving)")
         t = game.tree
         self.regrets, self.average = {}, {}
         for n in game.decisions:

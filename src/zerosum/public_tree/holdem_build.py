@@ -229,5 +229,6 @@ def sweep_terminals(game, boards: dict, order=None, window=None) -> SweepTermina
     # order and strength int32 (hand indices, strengths below 7,463): half int64's memory
     return SweepTerminals(cards=cards, const=const, order=np.concatenate(orders).astype(np.int32),
                           start=np.array(starts, dtype=np.int64), strength=np.concatenate(values).astype(np.int32),
-                          players=np.stack([np.asarray(r)[listed] > 0 for r in game.ranges]), window=window)
+                          players=np.stack([np.asarray(r)[listed] > 0 for r in game.ranges]), window=window,
+                          rake=getattr(game, "rake", None))
 

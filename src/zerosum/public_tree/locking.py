@@ -259,10 +259,12 @@ def lock_solver(solver, locks: NodeLocks):
     """Attach ``locks`` to a :class:`~zerosum.public_tree.solver.PublicTreeSolver` (before or after
     loading a state): leaves the shape-tree pass for the depth-first one (arrays converted to
     the form's layout), then sets the lock (see the module docstring)."""
-    from .passes import Workspace
+    from .passes import Workspace, is_raked
 
     if getattr(solver, "scales", None) is not None:
         require_apart("locks", "int16", "drop --option dtype=int16 to lock nodes")
+    if is_raked(solver.tree):
+        require_apart("locks", "rake", "drop the rake to lock nodes")
     if locks.tree is not solver.tree and locks.tree.labels != solver.tree.labels:
         raise ZerosumError("the locks were made for another public tree")
     if not hasattr(solver, "regrets"):

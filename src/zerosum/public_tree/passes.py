@@ -294,10 +294,27 @@ def shape_pass_fits(tree: PublicTree, dtype) -> bool:
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes (two on
-    the depth-first pass with ``value=False``: the value is then None)."""
+    the depth-first pass with ``value=False``: the value is then None).
+
+    In a raked game (general-sum: the players' values sum to minus the expected rake) NashConv is
+    the sum of each player's gain from its best response, ``br0 - v0 + br1 - v1``, zero exactly at
+    an equilibrium, as postflop-solver reports it; that takes both players' values (four passes),
+    and ``values`` holds them ([v0, -v0] otherwise)."""
     ws = workspace or Workspace(tree, np.float64)
     br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
     br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+    if is_raked(tree):
+        v0 = ws.walk(0, src[0], src[1], kernels.EXPECT)
+        v1 = ws.walk(1, src[1], src[0], kernels.EXPECT)
+        return {"value": float(v0), "values": [float(v0), float(v1)], "best_response_values": [float(br0), float(br1)],
+                "nash_conv": max(float(br0 - v0 + br1 - v1), 0.0)}
     value = ws.walk(0, src[0], src[1], kernels.EXPECT) if value else None
-    return {"value": None if value is None else float(value), "best_response_values": [float(br0), float(br1)],
-            "nash_conv": max(float(br0 + br1), 0.0)}
+    return {"value": None if value is None else float(value),
+            "values": None if value is None else [float(value), -float(value)],
+            "best_response_values": [float(br0), float(br1)], "nash_conv": max(float(br0 + br1), 0.0)}
+
+
+def is_raked(tree: PublicTree) -> bool:
+    """Whether the tree's terminals take a rake (the game is then general-sum)."""
+    rake = getattr(tree.terminals, "rake", None)
+    return bool(rake is not None and rake[0])

@@ -30,7 +30,7 @@ from ..solvers.capabilities import require
 from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .form import PublicTree
-from .passes import ShapeWorkspace, Workspace, nash_conv_public, shape_pass_fits
+from .passes import ShapeWorkspace, Workspace, is_raked, nash_conv_public, shape_pass_fits
 from .policy import normalized
 from .terminals import SWEEP
 
@@ -194,6 +194,8 @@ class PublicTreeSolver(IterativeSolver):
             return False
         if self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
             return False
+        if is_raked(self.tree):  # (the shape pass's NashConv is zero-sum's)
+            return False
         return shape_pass_fits(self.tree, dt)
 
     @property
@@ -279,8 +281,11 @@ class PublicTreeSolver(IterativeSolver):
         # (the current strategy's value is not reported: its two best responses only)
         cur = self._evaluate(src, self.stored if self.shapes is not None and src is self.regrets else None,
                              value=False)
-        return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
-                "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
+        out = {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
+               "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
+        if is_raked(self.tree):  # general-sum: player 1's value is not minus player 0's
+            out["values_average"] = avg["values"]
+        return out
 
     def average_policy(self):
         from .policy import PublicPolicy

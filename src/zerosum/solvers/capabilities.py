@@ -34,6 +34,7 @@ FEATURES = {
     "resume": "--resume",
     "depth-limited": "depth-limited solving and re-solving (-a resolve --option solver=NAME)",
     "restart": "an average restarted during the run (dcfr --option restart=B)",
+    "rake": "a raked game (--param rake=R)",
 }
 
 #: what every full-width CFR variant runs with, on either form
@@ -130,6 +131,10 @@ APART = {
     frozenset({"ray-split", "locks"}): "node locks run in one process",
     frozenset({"locks", "int16"}): "a lock is written into float sums",
     frozenset({"depth-limited", "restart"}): "depth-limited solving does not restart the average",
+    # a raked game is general-sum: these read player 1's value as minus player 0's
+    frozenset({"ray-split", "rake"}): "the split's NashConv is a zero-sum game's",
+    frozenset({"locks", "rake"}): "the locked gain is a zero-sum game's",
+    frozenset({"depth-limited", "rake"}): "its leaf values are a zero-sum game's",
 }
 
 

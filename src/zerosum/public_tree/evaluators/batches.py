@@ -14,6 +14,7 @@ from numba import njit
 from ..form import CHANCE_NODE, DECISION, FOLD
 from ..rows import row_reach, row_totals
 from ..simd import fold_values4, hand_values, lane_prefix, lane_sums4
+from .dense import rake_at
 from .dispatch import terminal
 
 
@@ -154,10 +155,10 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
         if k == 1:
             terminal(lanes[nb + u], row[lanes[nb + u]], p, player[q], True, tree.stake[q], fb, reach, vals, term, cs)
         else:
-            for j in range(4):  # the lanes' scales, as terminal's
+            for j in range(4):  # the lanes' scales, as terminal's (a raked fold pays its winner st - R)
                 qj = batches.node[s0 + lanes[nb + u + min(j, k - 1)]]
                 st = tree.stake[qj]
-                sums[0, 4 + j] = (-st if player[qj] == p else st) * term.const[fb]
+                sums[0, 4 + j] = (-st if player[qj] == p else st - rake_at(term.rake, st)) * term.const[fb]
             _fold_lanes(fb, p, sums, reach, vals, row, lanes, nb + u, k, pad, width, term.qorder, term.qstart,
                         term.cbase, term.chand, term.cards, term.window)
         u += k
@@ -167,34 +168,42 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
     for c0 in range(0, ns, 8):
         for k in range(8):  # the lanes' scales (row 0 of sums: the card sums' rows, unused by a showdown)
             j = min(c0 + k, ns - 1)
-            sums[0, k] = tree.stake[batches.node[s0 + lanes[j]]] * c
+            st = tree.stake[batches.node[s0 + lanes[j]]]
+            sums[0, k] = (st - 0.5 * rake_at(term.rake, st)) * c  # (raked: see dense.rake_at)
         _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, term.qorder, term.qstart, term.pidx,
                         term.cbase, term.chand)
         for k in range(min(8, ns - c0)):
+            i = lanes[c0 + k]
+            rk = rake_at(term.rake, tree.stake[batches.node[s0 + i]])
+            if rk != 0.0:  # a raked showdown: less R / 2 times the unsigned sum, from the lane's sums
+                _fold_from_sums(b, p, k, -0.5 * rk * c, sums, reach[row[i]], vals[i], term.window, term.qorder,
+                                term.qstart, term.pidx, True)
             f = lanes[2 * nb + c0 + k]
             if f >= 0:
                 q = batches.node[s0 + f]
                 st = tree.stake[q]
-                _fold_from_sums(b, p, k, (-st if player[q] == p else st) * c, sums, reach[row[f]], vals[f],
-                                term.window, term.qorder, term.qstart, term.pidx)
+                _fold_from_sums(b, p, k, (-st if player[q] == p else st - rake_at(term.rake, st)) * c, sums,
+                                reach[row[f]], vals[f], term.window, term.qorder, term.qstart, term.pidx, False)
 
 
 @njit(cache=True, error_model="numpy")
-def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx):
+def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx, add):
     """A fold's values from lane k of a showdown's sums on the same reach ``x``: the total is the
     prefix's end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
     :func:`terminal`'s order, so the same figures as its fold sweep (the same hand's reach through
-    the windows, as there)."""
+    the windows, as there).  ``add``: added to ``y`` (a raked showdown's unsigned part) instead."""
     o = 1 - p
     total = sums[52 + qstart[2 * b + o + 1] - qstart[2 * b + o], k]
     shift, n_o = window[p, 0] - window[o, 0], window[o, 1]
-    for i in range(window[p, 1]):
-        y[i] = 0.0
+    if not add:
+        for i in range(window[p, 1]):
+            y[i] = 0.0
     for g in range(qstart[2 * b + p], qstart[2 * b + p + 1]):
         h = qorder[g]
         t = shift + h
         same = x[t] if t >= 0 and t < n_o else 0.0
-        y[h] = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + same)
+        v = scale * (total - sums[pidx[g, 4], k] - sums[pidx[g, 7], k] + same)
+        y[h] = y[h] + v if add else v
 
 
 @njit(cache=True, error_model="numpy")

@@ -21,12 +21,32 @@ NO_PREFIX = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), np.zeros(
              np.zeros((0, 2, 53), dtype=np.int32), np.zeros(0, dtype=np.int16))
 #: the evaluators without windows (dense and rank terminals: each player's list is its own)
 NO_WINDOW = np.zeros((2, 2), dtype=np.int64)
+#: no rake (:attr:`TerminalArrays.rake`: rate 0)
+NO_RAKE = np.zeros(2)
+
+
+def rake_array(rake) -> np.ndarray:
+    """``rake`` (None or (rate, cap), cap ``inf`` for none) as :attr:`TerminalArrays.rake`."""
+    return NO_RAKE if rake is None or not rake[0] else np.array([float(rake[0]), float(rake[1])])
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def rake_at(rake, st):
+    """The house's share of the pot at a terminal with stake ``st`` (each player's part: the pot
+    is 2 st, a fold's bet returned): ``min(rate * 2 st, cap)``, as postflop-solver takes it.  The
+    winner gets st less it; at a tie each player pays half of it.  So a raked showdown is worth
+    ``(st - R / 2) * S - (R / 2) * F`` (S the signed sum over the opponent's reach, F the unsigned
+    one: win + tie / 2 = (1 + sign) / 2), and the game is no longer zero-sum."""
+    if rake[0] == 0.0:
+        return 0.0
+    return min(rake[0] * 2.0 * st, rake[1])
 
 
 @dataclass(frozen=True)
 class DenseTerminals:
     weight: np.ndarray  # [boards, n0, n1] chance probability of the deal
     signed: np.ndarray  # [boards, n0, n1] weight * showdown sign for player 0
+    rake: tuple | None = None  # (rate, cap) of a raked game (:func:`rake_at`), None for none
 
     kind = DENSE
 
@@ -36,32 +56,47 @@ class DenseTerminals:
     def kernel_args(self) -> TerminalArrays:
         e2 = np.zeros((0, 2), dtype=np.int64)
         e1, i1 = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32)  # (the sweep's types: one compile)
-        return TerminalArrays(DENSE, self.weight, self.signed, e2, np.zeros(0), i1, e1, i1, *NO_PREFIX, NO_WINDOW)
+        return TerminalArrays(DENSE, self.weight, self.signed, e2, np.zeros(0), i1, e1, i1, *NO_PREFIX, NO_WINDOW,
+                              rake_array(self.rake))
 
 
 @njit(cache=True, error_model="numpy")
-def dense_values(n, orow, p, folder, is_fold, st, b, opp, val, weight, signed):
-    """p's values at terminal n on board b (stake ``st``; a fold by ``folder``) into ``val[n]``,
-    from the opponent's reach ``opp[orow]``: a product with the board's matrix."""
+def dense_values(n, orow, p, folder, is_fold, st, b, opp, val, weight, signed, rk):
+    """p's values at terminal n on board b (stake ``st``; a fold by ``folder``; ``rk`` the rake,
+    :func:`rake_at`) into ``val[n]``, from the opponent's reach ``opp[orow]``: a product with the
+    board's matrix, and a raked showdown's with both (see :func:`rake_at`)."""
+    if is_fold:
+        _dense_sums(n, orow, p, opp, val, weight[b], -st if folder == p else st - rk, False)
+        return
+    _dense_sums(n, orow, p, opp, val, signed[b], st - 0.5 * rk if p == 0 else -(st - 0.5 * rk), False)
+    if rk != 0.0:
+        _dense_sums(n, orow, p, opp, val, weight[b], -0.5 * rk, True)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _dense_sums(n, orow, p, opp, val, m, scale, add):
+    """``val[n]`` (+)= scale * (m @ opp[orow]) for p = 0, scale * (opp[orow] @ m) for p = 1."""
+    n0, n1 = m.shape[0], m.shape[1]
     if p == 0:
-        n0, n1 = weight.shape[1], weight.shape[2]
-        m = weight[b] if is_fold else signed[b]
-        scale = (-st if folder == 0 else st) if is_fold else st
         for i in range(n0):
             s = 0.0
             for j in range(n1):
                 s += m[i, j] * opp[orow, j]
-            val[n, i] = scale * s
-    else:
-        n0, n1 = weight.shape[1], weight.shape[2]
-        m = weight[b] if is_fold else signed[b]
-        scale = (-st if folder == 1 else st) if is_fold else -st
+            val[n, i] = val[n, i] + scale * s if add else scale * s
+        return
+    if add:  # (a raked showdown's second sum: by columns, with no scratch row)
         for j in range(n1):
-            val[n, j] = 0.0
-        for i in range(n0):
-            r = opp[orow, i]
-            if r != 0.0:
-                for j in range(n1):
-                    val[n, j] += m[i, j] * r
-        for j in range(n1):
-            val[n, j] *= scale
+            s = 0.0
+            for i in range(n0):
+                s += m[i, j] * opp[orow, i]
+            val[n, j] += scale * s
+        return
+    for j in range(n1):
+        val[n, j] = 0.0
+    for i in range(n0):
+        r = opp[orow, i]
+        if r != 0.0:
+            for j in range(n1):
+                val[n, j] += m[i, j] * r
+    for j in range(n1):
+        val[n, j] *= scale

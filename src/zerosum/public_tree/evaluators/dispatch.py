@@ -9,7 +9,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..form import FOLD
-from .dense import DENSE, dense_values
+from .dense import DENSE, dense_values, rake_at
 from .rank import RANKS, rank_values
 from .sweep import sweep_values
 
@@ -21,7 +21,7 @@ def terminal(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     call site it made most of the passes' compile time, and a call costs nothing beside its
     O(hands) work."""
     if term.evaluator == DENSE:
-        dense_values(n, orow, p, folder, is_fold, st, b, opp, val, term.weight, term.signed)
+        dense_values(n, orow, p, folder, is_fold, st, b, opp, val, term.weight, term.signed, rake_at(term.rake, st))
     elif term.evaluator == RANKS:
         rank_values(n, orow, p, folder, is_fold, st, b, opp, val, term.cards[0, 0], term.const, term.order,
                     term.start)

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import TerminalArrays
-from .dense import NO_PREFIX, NO_WINDOW
+from .dense import NO_PREFIX, NO_RAKE, NO_WINDOW
 
 #: the evaluator's kind (:attr:`TerminalArrays.evaluator`)
 RANKS = 2
@@ -38,7 +38,7 @@ class RankTerminals:
         # order and the (unused) strength slot int32, as the sweep's: the two evaluators' arguments
         # then have one type and every pass compiles once for both, not once for each
         return TerminalArrays(RANKS, e3, e3, meta.reshape(1, 2), self.const, self.order.ravel().astype(np.int32),
-                              self.board_rank, meta.astype(np.int32), *NO_PREFIX, NO_WINDOW)
+                              self.board_rank, meta.astype(np.int32), *NO_PREFIX, NO_WINDOW, NO_RAKE)
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..arrays import TerminalArrays
-from .dense import DenseTerminals
+from .dense import DenseTerminals, rake_array, rake_at
 
 #: the evaluator's kind (:attr:`TerminalArrays.evaluator`)
 SWEEP = 1
@@ -38,6 +38,8 @@ class SweepTerminals:
     #: [2, 2] per player (start, length) of its hands in ``cards``' list (its vectors' index i is
     #: hand start + i there); None: both players' lists are the whole list
     window: np.ndarray | None = None
+    #: (rate, cap) of a raked game (:func:`~.dense.rake_at`; cap ``inf`` for none), None for none
+    rake: tuple | None = None
 
     def windows(self) -> np.ndarray:
         """[2, 2] int64: each player's (start, length) in the shared list."""
@@ -58,7 +60,7 @@ class SweepTerminals:
             object.__setattr__(self, "prefix", showdown_prefix_arrays(self.cards, self.order, self.start,
                                                                       self.strength, players, self.windows()))
         return TerminalArrays(SWEEP, e3, e3, self.cards, self.const, self.order, self.start, self.strength,
-                              *self.prefix, self.windows())
+                              *self.prefix, self.windows(), rake_array(self.rake))
 
     def dense(self, n_boards: int | None = None) -> DenseTerminals:
         """The same terminals as dense matrices (for tests and the local best response; O(n^2)
@@ -81,7 +83,7 @@ class SweepTerminals:
             signed[b] = w * np.sign(strength[:, None] - strength[None, :])
         (a0, m0), (a1, m1) = self.windows().tolist()
         return DenseTerminals(np.ascontiguousarray(weight[:, a0:a0 + m0, a1:a1 + m1]),
-                              np.ascontiguousarray(signed[:, a0:a0 + m0, a1:a1 + m1]))
+                              np.ascontiguousarray(signed[:, a0:a0 + m0, a1:a1 + m1]), self.rake)
 
 
 def showdown_prefix_arrays(cards, order, start, strength, players, window=None) -> tuple:
@@ -173,30 +175,46 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
 @njit(cache=True, error_model="numpy")
 def sweep_values(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
     """p's values at terminal n on board b into ``val[n]`` from the opponent's reach ``opp[orow]``
-    (``term``: the :class:`~zerosum.public_tree.arrays.TerminalArrays`, ``cs`` the scratch)."""
-    cards, const, order, start, strength = term.cards, term.const, term.order, term.start, term.strength
-    # sweep: both players share the hand list; its three running sums over order are written out
-    # (an inlined helper with a step argument is slower), its range set up per group of tied hands.
-    # The sweep is bound by its running sums (each hand adds to ``total`` and to two card sums that
-    # the next hands read), not by its scattered reads
+    (``term``: the :class:`~zerosum.public_tree.arrays.TerminalArrays`, ``cs`` the scratch).  A
+    raked showdown is the showdown at stake st - R / 2 less R / 2 times the fold's unsigned sum
+    (:func:`~.dense.rake_at`)."""
     # each player's vectors cover its window of the shared list (terminals.SweepTerminals.window):
     # p's hand i is the list's lp + i, the opponent's j its lo + j
-    lp, n_p = term.window[p, 0], term.window[p, 1]
-    lo, n_o = term.window[1 - p, 0], term.window[1 - p, 1]
+    n_p = term.window[p, 1]
     for i in range(n_p):
         val[n, i] = 0.0
-    s0, s1 = start[b], start[b + 1]
-    c = const[b]
+    c = term.const[b]
+    rk = rake_at(term.rake, st)
+    if is_fold:
+        _fold_sums(n, orow, b, p, (-st if folder == p else st - rk) * c, opp, val, term, cs, False)
+        return
+    scale = (st - 0.5 * rk) * c
+    lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
+    if lists and len(cs) >= 52 + 3 * term.cards.shape[0] + 53:
+        _showdown_prefix(n, orow, b, p, scale, opp, val, term.cards.shape[0], term.qorder, term.qstart, term.pidx,
+                         term.cbase, term.chand, cs)
+    else:
+        _showdown_sweeps(n, orow, b, p, scale, opp, val, term, cs)
+    if rk != 0.0:
+        _fold_sums(n, orow, b, p, -0.5 * rk * c, opp, val, term, cs, True)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _fold_sums(n, orow, b, p, scale, opp, val, term, cs, add):
+    """``val[n, i]`` (+)= scale * (the opponent's reach of the hands sharing no card with p's
+    hand i): a fold's values (``add`` False), or a raked showdown's unsigned part (True)."""
+    cards, order, start = term.cards, term.order, term.start
+    lp = term.window[p, 0]
+    lo, n_p, n_o = term.window[1 - p, 0], term.window[p, 1], term.window[1 - p, 1]
     for k in range(52):
         cs[k] = 0.0
-    lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
-    if is_fold and lists:
+    total = 0.0
+    if len(term.qorder) > 0:
         # the opponent's hands (in its range) add to the total and their two cards' sums; p's get
         # the total less the hands sharing a card (plus the same hand, taken off twice: the
         # opponent's entry lp - lo + i, where its window holds it)
         o0, o1 = term.qstart[2 * b + 1 - p], term.qstart[2 * b + 2 - p]
         hands = term.qorder
-        total = 0.0
         for m in range(o0, o1):
             j = hands[m]
             r = opp[orow, j]
@@ -206,38 +224,45 @@ def sweep_values(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
                 total += r
                 cs[cards[lo + j, 0]] += r
                 cs[cards[lo + j, 1]] += r
-        scale = (-st if folder == p else st) * c
         for m in range(term.qstart[2 * b + p], term.qstart[2 * b + p + 1]):
             i = hands[m]
             t = lp - lo + i
             same = opp[orow, t] if t >= 0 and t < n_o else 0.0
-            val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
+            v = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
+            val[n, i] = val[n, i] + v if add else v
         return
-    scale = st * c
-    if lists and not is_fold and len(cs) >= 52 + 3 * cards.shape[0] + 53:
-        _showdown_prefix(n, orow, b, p, scale, opp, val, cards.shape[0], term.qorder, term.qstart, term.pidx,
-                         term.cbase, term.chand, cs)
-        return
-    # the two running sweeps over the board's live hands (``order``, the shared list: each hand
-    # read or written through its window), the evaluator before the per-player lists; with a
-    # 52-entry scratch only (tests/test_showdown_prefix.py compares the two)
-    if is_fold:
-        total = 0.0
-        for m in range(s0, s1):
-            j = order[m] - lo
-            if j >= 0 and j < n_o:
-                r = opp[orow, j]
-                total += r
-                cs[cards[lo + j, 0]] += r
-                cs[cards[lo + j, 1]] += r
-        scale = (-st if folder == p else st) * c
-        for m in range(s0, s1):
-            i = order[m] - lp
-            if i >= 0 and i < n_p:
-                t = lp - lo + i
-                same = opp[orow, t] if t >= 0 and t < n_o else 0.0
-                val[n, i] = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
-        return
+    # the board's live hands (``order``, the shared list: each hand read or written through its
+    # window): the evaluator before the per-player lists
+    s0, s1 = start[b], start[b + 1]
+    for m in range(s0, s1):
+        j = order[m] - lo
+        if j >= 0 and j < n_o:
+            r = opp[orow, j]
+            total += r
+            cs[cards[lo + j, 0]] += r
+            cs[cards[lo + j, 1]] += r
+    for m in range(s0, s1):
+        i = order[m] - lp
+        if i >= 0 and i < n_p:
+            t = lp - lo + i
+            same = opp[orow, t] if t >= 0 and t < n_o else 0.0
+            v = scale * (total - cs[cards[lp + i, 0]] - cs[cards[lp + i, 1]] + same)
+            val[n, i] = val[n, i] + v if add else v
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _showdown_sweeps(n, orow, b, p, scale, opp, val, term, cs):
+    """The showdown by two running sweeps over the board's live hands (``order``, the shared
+    list: each hand read or written through its window), the evaluator before the per-player
+    lists; with a 52-entry scratch only (tests/test_showdown_prefix.py compares the two).  The
+    sweep is bound by its running sums (each hand adds to ``total`` and to two card sums that the
+    next hands read), not by its scattered reads."""
+    cards, order, start, strength = term.cards, term.order, term.start, term.strength
+    lp, n_p = term.window[p, 0], term.window[p, 1]
+    lo, n_o = term.window[1 - p, 0], term.window[1 - p, 1]
+    s0, s1 = start[b], start[b + 1]
+    for k in range(52):
+        cs[k] = 0.0
     # upward: wins against strictly weaker hands that share no card
     total = 0.0
     m = s0

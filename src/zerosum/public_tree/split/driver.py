@@ -16,6 +16,7 @@ from ...solvers.capabilities import require, require_apart
 from ...solvers.rules import CFR, Variant, check_variant
 from .. import kernels
 from ..arrays import NO_BATCHES, Cut, Sums, card_scratch, depth_scratch, pass_step
+from ..passes import is_raked
 from ..solver import (
     VARIANTS,
     as_public_tree,
@@ -69,6 +70,8 @@ class SplitDriver(IterativeSolver):
         dt = np.dtype(self.dtype)
         self.alternating = True
         self.tree = tree = as_public_tree(game)
+        if is_raked(tree):
+            require_apart("ray-split", "rake", "drop --ray")
         self.game = tree
         self.iteration = 0
         self.nodes_touched = 0

@@ -310,7 +310,9 @@
       if (x !== undefined) out[key] = x;
     }
     const rate = numberOrAbsent("builder-rake-rate"), cap = numberOrAbsent("builder-rake-cap");
-    if (rate !== undefined || cap !== undefined) out.rake = { rate: rate === undefined ? 0 : rate, cap: cap === undefined ? 0 : cap };
+    // no cap given: none (a cap of 0 with a rate is refused: postflop-solver reads it as no rake)
+    if (rate !== undefined || cap !== undefined) out.rake = cap === undefined ? { rate: rate === undefined ? 0 : rate }
+      : { rate: rate === undefined ? 0 : rate, cap };
     const text = $("builder-notes").value;
     if (text.trim()) out.notes = text;
     for (const input of document.querySelectorAll("#builder-note-fields input")) {
