@@ -97,6 +97,57 @@ def test_the_bot_plays_a_policy_loaded_in_the_explore_view(client):
         assert shown["probabilities"] == loaded.action_probabilities(shown["infoset"], 0)
 
 
+def test_a_policy_of_another_game_than_the_one_chosen_is_refused(client):
+    """The page sends the game chosen in its list beside the policy id: a Leduc policy with Kuhn
+    chosen is refused in one line (it used to be played in Kuhn's place, silently)."""
+    from zerosum.core.compile import compiled
+    from zerosum.games import load_game
+    from zerosum.solvers import SOLVERS
+
+    solver = SOLVERS["cfr"](compiled(load_game("leduc")))
+    solver.run(2)
+    pid = client.post("/api/policies", json={"game": "leduc", "params": {},
+                                             "policy": solver.average_policy().to_dict()}).json()["id"]
+    r = client.post("/api/play/new", json={"game": "kuhn", "policy": pid, "seat": 0})
+    error = r.json()["error"]
+    assert r.status_code == 400 and "\n" not in error
+    assert error == f"policy {pid} is of leduc, not Kuhn poker; choose Leduc hold'em in the game list, or clear the policy id"
+    data = client.post("/api/play/new", json={"game": "leduc", "policy": pid, "seat": 0, "seed": 1}).json()
+    assert data["game"] == "leduc" and data["bot"]["source"] == f"loaded policy {pid}"
+
+
+def test_holdem_shows_the_pot_the_stacks_and_the_sizes_in_chips(client):
+    """Each hold'em view has the pot, both stacks and what is to call, as the game's contributions
+    give them, and each action (offered or played) in chips: the bot's river is a limit bet of 4
+    into 10 with two raises, 1,000 behind."""
+    from zerosum.poker.holdem import HoldemHistory
+
+    game = client.app.state.zerosum["play"]["policies"].get("holdem")[0]
+    for seat, seed in ((0, 3), (1, 5), (1, 8), (0, 21)):
+        data = client.post("/api/play/new", json={"game": "holdem", "seat": seat, "seed": seed}).json()
+        while True:
+            table, betting = data["table"], data["betting"][-1]
+            if data["over"]:
+                hands = {seat: data["your_cards"], 1 - seat: data["bot_cards"]}
+                h = HoldemHistory(tuple(game.hand_labels.index(hands[p]) for p in (0, 1)), (), (betting,))
+            else:
+                h = HoldemHistory((0, 1), (), (betting,))  # the contributions read the betting only
+            put = game.contributions(h)
+            assert table["street"] == "river" and table["pot"] == sum(put)
+            assert table["your_stack"] == 5 + 1000 - put[seat] and table["bot_stack"] == 5 + 1000 - put[1 - seat]
+            for event in data["log"][1:]:
+                assert event["words"] in ("check", "fold", "bet 4 (40 % pot)", "call 4", "raise to 8 (22 % pot)",
+                                          "raise to 12 (15 % pot)"), event
+            if data["over"]:
+                break
+            words = [a["words"] for a in data["legal_actions"]]
+            facing = put[1 - seat] > put[seat]
+            assert table["to_call"] == (put[1 - seat] - put[seat] if facing else 0)
+            assert words[0] == ("fold" if facing else "check")
+            assert words[-1] in ("bet 4 (40 % pot)", "raise to 8 (22 % pot)", "raise to 12 (15 % pot)", "call 4")
+            data = client.post(f"/api/play/{data['id']}/act", json={"action": data["legal_actions"][-1]["action"]}).json()
+
+
 def test_poker_errors_are_one_line_and_the_server_goes_on(client):
     data = client.post("/api/play/new", json={"game": "kuhn", "seat": 0, "seed": 1}).json()
     sid = data["id"]
@@ -341,6 +392,9 @@ def test_browser_holdem_hand(live_server, browser, screenshot):
     wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-actions button"), what="the actions")
     board = [c.text for c in browser.find_elements(By.CSS_SELECTOR, "#play-public-cards .card")]
     assert board == ["K\u2660", "7\u2666", "2\u2663", "9\u2665", "5\u2660"]
+    # the pot, the stacks and the sizes in chips (seat 0 acts first: nothing to call yet)
+    assert browser.find_element(By.ID, "play-pot").text == "river: pot 10; your stack 1000, the bot's 1000"
+    assert [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#play-actions button")] == ["check", "bet 4 (40 % pot)"]
     while not browser.find_elements(By.ID, "play-result"):
         buttons = browser.find_elements(By.CSS_SELECTOR, "#play-actions button")
         before = _log_length(browser)
@@ -349,7 +403,40 @@ def test_browser_holdem_hand(live_server, browser, screenshot):
                  what="the hand to go on")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#play-bot-cards .card")) == 2
     assert "over 1 hand" in browser.find_element(By.ID, "play-score").text
+    assert "(the pot: " in browser.find_element(By.ID, "play-result").text
     screenshot("play-holdem")
+
+
+def test_browser_the_explorers_policy_id_plays_in_its_game_only(live_server, browser, tmp_path):
+    """The id the explore view shows beside a loaded policy is what the play view's field takes;
+    with another game chosen, the one-line refusal shows (no hand of the policy's game instead)."""
+    from selenium.webdriver.common.by import By
+    from test_explore import _open_file
+
+    from zerosum.core.compile import compiled
+    from zerosum.games import load_game
+    from zerosum.solvers import SOLVERS
+
+    solver = SOLVERS["cfr"](compiled(load_game("leduc")))
+    solver.run(2)
+    path = tmp_path / "leduc.json"
+    solver.average_policy().save(path)
+    _open_file(browser, live_server, path, "leduc")
+    loaded = wait_for(browser, lambda b: b.find_element(By.ID, "explore-loaded"), what="the loaded policy")
+    pid = loaded.get_attribute("data-id")
+    assert f"policy id {pid}" in loaded.text
+    browser.find_element(By.CSS_SELECTOR, "#tabs button[data-view=play]").click()
+    browser.find_element(By.ID, "play-policy").send_keys(pid)
+    _select(browser, "play-game", "kuhn")
+    browser.find_element(By.ID, "play-start").click()
+    message = wait_for(browser, lambda b: b.find_element(By.ID, "message").text, what="the refusal")
+    assert message.endswith(f"policy {pid} is of leduc, not Kuhn poker; choose Leduc hold'em in the game list, or clear the policy id")
+    assert not browser.find_elements(By.ID, "play-log")
+    _select(browser, "play-game", "leduc")
+    browser.find_element(By.ID, "play-start").click()
+    header = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#play-poker strong").text, what="the hand")
+    assert header.startswith("Leduc hold'em, hand 1")
+    assert f"loaded policy {pid}" in browser.find_element(By.ID, "play-poker").text
 
 
 def test_browser_says_which_solver_the_bot_is(live_server, browser):

@@ -7,7 +7,11 @@ Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.Zer
   and Leduc (:data:`ITERATIONS` iterations on the history tree) or of DCFR on the hold'em river
   (:data:`ITERATIONS` on the public tree), solved on first use in a worker thread and kept per
   game, or with ``policy`` the id of a table policy loaded in the explore view (of Kuhn,
-  Leduc or another member of the poker family);
+  Leduc or another member of the poker family; with ``game`` one of the three, the policy must be
+  of that game, or one line refuses it: it is not played in the chosen game's place).  Hold'em
+  adds ``table`` (``street``, ``pot``, ``your_stack``, ``bot_stack``, ``to_call``, in chips) and,
+  to each legal action and each action of the log, ``words``: the action in chips
+  (``"bet 4 (40 % pot)"``, ``"call 4"``), as the explorer writes them;
 * ``POST /api/play/ID/act`` ``{action}``: the player's action; the bot answers at once (each of its
   actions with the probability its policy gave it), and at the end of the hand comes the payoff,
   the bot's cards and the running score (total, mean and standard error over the hands);
@@ -211,6 +215,21 @@ class PokerRules:
             return ":".join((self.private(h, 0), self.private(h, 1), self.public(h), "/".join(h.rounds)))
         return h if self.kuhn else h.cards + ":" + "/".join(h.rounds)
 
+    def table(self, h, actions=()) -> dict | None:
+        """Hold'em, once the hands are dealt: the betting at ``h`` in chips, as the explorer gives it
+        (:func:`zerosum.web.explore.betting_at`: ``street``, ``pot``, ``stacks``, ``to_call``, and
+        per action of ``actions`` its ``text``, e.g. ``"bet 4 (40 % pot)"``); None elsewhere."""
+        if not self.holdem or not h.hands:
+            return None
+        from .explore import betting_at
+
+        return betting_at(self.game, "::" + "/".join(h.rounds), tuple(actions))
+
+    def words(self, h, action: str) -> str | None:
+        """Hold'em: ``action`` at ``h`` in words and chips (``"raise to 8 (27 % pot)"``); else None."""
+        table = self.table(h, (action,))
+        return None if table is None else table["actions"][0]["text"]
+
     def name(self, h, action: str) -> str:
         """A person's name of ``action`` at ``h``: check, bet, call, raise or fold."""
         betting = self.betting(h)
@@ -271,6 +290,8 @@ class PokerSession:
             action = actions[k]
             event = {"by": "bot", "action": action, "name": rules.name(self.h, action),
                      "probability": probs[action], "round": len(rules.rounds(self.h))}
+            if rules.holdem:
+                event["words"] = rules.words(self.h, action)
             self.bot_log.append({"infoset": infoset, "action": action, "probabilities": probs})
             self.log.append(event)
             bot_actions.append(event)
@@ -304,8 +325,11 @@ class PokerSession:
         if not isinstance(action, str) or action not in legal:
             named = ", ".join(f"{a} ({self.rules.name(self.h, a)})" for a in legal)
             raise ZerosumError(f"illegal action {action!r}; the legal actions are {named}")
-        self.log.append({"by": "you", "action": action, "name": self.rules.name(self.h, action),
-                         "round": len(self.rules.rounds(self.h))})
+        event = {"by": "you", "action": action, "name": self.rules.name(self.h, action),
+                 "round": len(self.rules.rounds(self.h))}
+        if self.rules.holdem:
+            event["words"] = self.rules.words(self.h, action)
+        self.log.append(event)
         self.h = self.game.child(self.h, action)
         return self._advance()
 
@@ -334,10 +358,15 @@ class PokerSession:
                "your_cards": rules.private(self.h, self.seat), "public_cards": rules.public(self.h),
                "betting": rules.rounds(self.h), "log": self.log, "to_move": to_move, "over": self.over,
                "bot_actions": bot_actions or [], "score": self.score()}
-        if to_move == "you":
-            out["legal_actions"] = [{"action": a, "name": rules.name(self.h, a)} for a in game.actions(self.h)]
-        else:
-            out["legal_actions"] = []
+        legal = list(game.actions(self.h)) if to_move == "you" else []
+        out["legal_actions"] = [{"action": a, "name": rules.name(self.h, a)} for a in legal]
+        table = rules.table(self.h, legal)
+        if table is not None:  # hold'em: the pot, the stacks and the sizes in chips
+            for entry, words in zip(out["legal_actions"], table["actions"]):
+                entry["words"] = words["text"]
+            out["table"] = {"street": table["street"], "pot": table["pot"], "your_stack": table["stacks"][self.seat],
+                            "bot_stack": table["stacks"][1 - self.seat],
+                            "to_call": table["to_call"] if to_move == "you" else 0.0}
         if self.over:
             out.update(payoff=self.payoff, bot_cards=rules.private(self.h, 1 - self.seat),
                        history=rules.text(self.h), bot_infosets=self.bot_log)
@@ -532,6 +561,12 @@ def routes(state) -> list:
             if not (game.name == "kuhn" or hasattr(game.root(), "cards")):
                 raise ZerosumError(f"policy {pid} is of {game.id}; the bot plays Kuhn and poker-family games "
                                    f"(Leduc) only")
+            chosen = body.get("game")
+            if chosen in POKER_GAMES and chosen != game.name:
+                # the page sends the game chosen in its list: a policy of another game is refused,
+                # not played in its place
+                raise ZerosumError(f"policy {pid} is of {game.id}, not {POKER_GAMES[chosen]}; choose "
+                                   f"{POKER_GAMES.get(game.name, game.id)} in the game list, or clear the policy id")
             name = game.id
             about = {"source": f"loaded policy {pid}", "nash_conv": item.summary.get("nash_conv")}
         else:

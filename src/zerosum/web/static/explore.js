@@ -120,6 +120,8 @@
     summaryBox.replaceChildren(
       el("div", { id: "explore-loaded", "data-id": summary.id, "data-kind": summary.kind },
         el("b", { class: "game-id" }, summary.game),
+        el("span", { id: "explore-policy-id", title: "the play view's bot plays a loaded Kuhn or Leduc policy by this id" },
+          ` — policy id ${summary.id}`),
         summary.run ? ` — run ${summary.run} after ${summary.iteration} iterations` : "",
         summary.pot ? ` — pot ${summary.pot}, stacks ${summary.stack}, exploitability ` +
           `${(100 * summary.exploitability / summary.pot).toFixed(3)} % of the pot` : "",

@@ -58,7 +58,8 @@
     const seat = el("select", { id: "play-seat" }, el("option", { value: "0" }, "you act first"),
       el("option", { value: "1" }, "the bot acts first"));
     const policy = el("input", { type: "text", id: "play-policy", size: 14,
-      placeholder: "e.g. p1 (optional)" });
+      placeholder: "e.g. p1 (optional)",
+      title: "the id the explore view shows beside a loaded policy (\"policy id p1\"); a Kuhn or Leduc policy, of the game chosen" });
     const board = el("select", { id: "play-board" }, el("option", { value: "7x6" }, "7 x 6"),
       el("option", { value: "6x5" }, "6 x 5"), el("option", { value: "5x4" }, "5 x 4"));
     const first = el("select", { id: "play-first" }, el("option", { value: "you" }, "you"),
@@ -136,10 +137,20 @@
       hidden ? "?" : (c.length === 2 ? c[0] + SUITS[c[1]] : c)));
   }
 
+  // hold'em's actions come with their words in chips ("bet 4 (40 % pot)", "call 4")
   function eventText(e) {
     if (e.by === "chance") return e.text;
-    if (e.by === "you") return `you ${e.name} (${e.action})`;
-    return `the bot ${e.name}s (${e.action}), with probability ${zs.fmt(e.probability, 3)}`;
+    if (e.by === "you") return e.words ? `you: ${e.words}` : `you ${e.name} (${e.action})`;
+    const p = `with probability ${zs.fmt(e.probability, 3)}`;
+    return e.words ? `the bot: ${e.words}, ${p}` : `the bot ${e.name}s (${e.action}), ${p}`;
+  }
+
+  const chips = (x) => String(Math.round(x * 100) / 100);
+
+  // hold'em: the pot and both stacks, in chips, and what is to call
+  function tableText(t) {
+    return `${t.street}: pot ${chips(t.pot)}; your stack ${chips(t.your_stack)}, the bot's ${chips(t.bot_stack)}` +
+      (t.to_call ? `; ${chips(t.to_call)} to call` : "");
   }
 
   function scoreText(s) {
@@ -155,7 +166,7 @@
     const seatText = data.seat === 0 ? "you are player 1 (you act first)" : "you are player 2 (the bot acts first)";
     const actions = el("div", { id: "play-actions" },
       data.legal_actions.map((a) => el("button", { "data-action": a.action, onclick: () => act(a.action) },
-        a.name)));
+        a.words || a.name)));
     const holdem = data.game.startsWith("holdem");
     const botCards = data.over ? cards(data.bot_cards, false) : cards(holdem ? "??" : "?", true);
     const botInfo = data.bot.nash_conv === null || data.bot.nash_conv === undefined ? data.bot.source
@@ -168,12 +179,14 @@
         data.game === "kuhn" ? null
           : el("div", {}, el("h3", {}, holdem ? "board" : "public card"), el("div", { id: "play-public-cards" }, cards(data.public_cards))),
         el("div", {}, el("h3", {}, holdem ? "the bot's hand" : "the bot's card"), el("div", { id: "play-bot-cards" }, botCards))),
+      data.table ? el("div", { id: "play-pot", "data-pot": data.table.pot }, tableText(data.table)) : "",
       el("ol", { id: "play-log" }, data.log.map((e) => el("li", { class: e.by }, eventText(e)))),
     ];
     if (data.over) {
       const p = data.payoff;
       const verdict = p > 0 ? `you win ${zs.fmt(p, 2)}` : p < 0 ? `you lose ${zs.fmt(-p, 2)}` : "a split pot (0)";
-      children.push(el("div", { id: "play-result" }, `Hand over: ${verdict}. The bot held ${data.bot_cards}.`));
+      const pot = data.table ? ` (the pot: ${chips(data.table.pot)})` : "";
+      children.push(el("div", { id: "play-result" }, `Hand over: ${verdict}${pot}. The bot held ${data.bot_cards}.`));
       children.push(el("button", { id: "play-next", class: "primary", onclick: nextHand }, "Next hand (seats swap)"));
     } else {
       children.push(el("div", {}, "your move: "), actions);
