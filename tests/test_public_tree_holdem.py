@@ -52,7 +52,7 @@ def test_sweep_ties_and_removal_by_hand():
     game = HoldemGame(board="AhAsAd7c7d", range0="AcKc,KhQh", range1="KdQd,QsJs")
     tree = public_tree(game)
     from zerosum.public_tree.arrays import card_scratch
-    from zerosum.public_tree.evaluators.dispatch import terminal
+    from zerosum.public_tree.evaluators.dispatch import site, terminal
 
     showdown = next(n for n in range(tree.n_nodes) if tree.kind[n] == 3 and tree.labels[n].endswith(":cc"))
     hands = list(tree.hand_labels[0])
@@ -63,8 +63,8 @@ def test_sweep_ties_and_removal_by_hand():
     opp = np.zeros((1, tree.width))
     opp[0, :tree.n_hands[1]] = reach
     val = np.zeros((tree.n_nodes, tree.width))
-    terminal(showdown, 0, 0, tree.player[showdown], False, stake, tree.board[showdown], opp, val,
-                     tree.terminals.kernel_args(), card_scratch(tree.width))
+    terminal(site(showdown, 0, 0, tree.player[showdown], False, stake, tree.board[showdown]), opp, val,
+             tree.terminals.kernel_args(), card_scratch(tree.width))
     # AcKc beats both of player 1's hands (no shared card): stake * c * their reach
     assert val[showdown, hands.index("AcKc")] == pytest.approx(2 * stake * c * reach)
     # KhQh ties KdQd and QsJs (both play the board): 0

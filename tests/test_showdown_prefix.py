@@ -9,7 +9,7 @@ import pytest
 from zerosum.games import load_game
 from zerosum.public_tree.arrays import card_scratch
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.evaluators.dispatch import terminal
+from zerosum.public_tree.evaluators.dispatch import site, terminal
 from zerosum.public_tree.form import FOLD, SHOWDOWN
 
 
@@ -35,8 +35,8 @@ def test_prefix_showdown_equals_the_sweeps_and_the_dense_matrices(board, ranges)
                 opp = np.zeros((1, width))
                 opp[0, :n_o] = rng.random(n_o) * (rng.random(n_o) < 0.8)
                 val = np.full((1, width), np.nan)
-                terminal(0, 0, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n], opp,
-                                 val, targs, cs)
+                terminal(site(0, 0, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n]), opp,
+                         val, targs, cs)
                 out[name, p] = val[0]
         for p in (0, 1):
             n_p = tree.n_hands[p]  # (p's list is its range; past it the row is not p's)

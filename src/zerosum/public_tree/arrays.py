@@ -82,6 +82,21 @@ class TerminalArrays(NamedTuple):
     rake: np.ndarray
 
 
+class Site(NamedTuple):
+    """One terminal to evaluate (:func:`zerosum.public_tree.evaluators.dispatch.terminal`): its
+    values go to row ``row`` of the value array, the opponent's reach is row ``orow`` of the reach
+    array, for player ``p``; who folded (``folder``, a fold), whether it is a fold, its stake and its
+    board (all int64, bool and float64: :func:`~zerosum.public_tree.evaluators.dispatch.site`)."""
+
+    row: int
+    orow: int
+    p: int
+    folder: int
+    is_fold: bool
+    stake: float
+    board: int
+
+
 def card_scratch(width: int) -> np.ndarray:
     """The sweep evaluator's scratch for hand lists up to ``width`` long (float64): 52 card sums,
     then a prefix over the hands in strength order (width + 1) and one per card over the hands

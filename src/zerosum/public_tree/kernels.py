@@ -61,7 +61,7 @@ from numba.extending import intrinsic
 
 from .arrays import Cut, DepthScratch
 from .evaluators.batches import batch_terminals
-from .evaluators.dispatch import leaf_values
+from .evaluators.dispatch import leaf_values, site
 from .form import CHANCE_NODE, DECISION, FOLD
 from .rows import (
     row_add,
@@ -210,7 +210,8 @@ def _enter_terminal(tree, term, p, sc, cs, d, n, batched_here, sampling, predict
         orow = d
         if d > 0 and (tree.kind[node[d - 1]] != DECISION or tree.player[node[d - 1]] == p):
             orow = d - 1
-        leaf_values(tree, term, n, p, sc.opp, orow, sc.val, d, sc.opp, False, cs)
+        leaf_values(term, site(d, orow, p, tree.player[n], tree.kind[n] == FOLD, tree.stake[n], tree.board[n]), sc.opp,
+                    sc.val, sc.opp, False, cs)
     if sampling and sc.iw[d] != 1.0:
         for i in range(n_p):
             sc.val[d, i] *= sc.iw[d]
@@ -394,8 +395,7 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
                 if k == DECISION:
                     if batched and bdepth < 0 and sc.batches.root[n] >= 0:  # a batch's top: its terminals first
                         row_copy(sc.b_reach[0], sc.opp[d], n_o)
-                        batch_terminals(tree, term, p, sc.batches.root[n], sums.src_o, n_o, cs, sc.batches,
-                                        sc.b_reach, sc.b_val, sc.b_sums, sc.b_row, sc.b_lanes, sc.b_tot)
+                        batch_terminals(tree, term, p, sc.batches.root[n], sums.src_o, n_o, cs, sc)
                         bdepth = d
                     _enter_decision(tree, step, sums, sc, d, n, bdepth >= 0, compressed, at.cut != 2, n_p, n_o)
                 elif sampling:  # a chance node: only the drawn card's subtree

@@ -277,8 +277,8 @@ class ShapeWorkspace:
             strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
         br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
                                                         self.width, r0, r1, v0, v1, e0, scratch)
-        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
-                "nash_conv": max(float(br0 + br1), 0.0)}
+        return {"value": float(value), "values": [float(value), -float(value)],
+                "best_response_values": [float(br0), float(br1)], "nash_conv": max(float(br0 + br1), 0.0)}
 
 
 #: the shape pass's vectors (one per public node, grouped by shape node) are used while they take

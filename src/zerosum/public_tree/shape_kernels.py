@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from numba import njit, uint64
 
-from .evaluators.dispatch import terminal
+from .evaluators.dispatch import site, terminal
 from .form import DECISION, FOLD
 from .kernels import denominators, match, matched, share
 
@@ -382,7 +382,7 @@ def _uterminals(r0, m, p, is_fold, sh, y, yb, v, vb, n_o, n_p, term, scratch):
         r = r0 + u
         for j in range(n_o):
             rin[0, j] = y[yb + j * m + u]
-        terminal(0, 0, p, sh.row_player[r], is_fold, sh.row_stake[r], sh.row_board[r], rin, rout, term, scratch.cs)
+        terminal(site(0, 0, p, sh.row_player[r], is_fold, sh.row_stake[r], sh.row_board[r]), rin, rout, term, scratch.cs)
         for i in range(n_p):
             v[vb + i * m + u] = rout[0, i]
 

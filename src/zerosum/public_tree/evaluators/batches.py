@@ -15,7 +15,7 @@ from ..form import CHANCE_NODE, DECISION, FOLD
 from ..rows import row_reach, row_totals
 from ..simd import fold_values4, hand_values, lane_prefix, lane_sums4
 from .dense import rake_at
-from .dispatch import terminal
+from .dispatch import site, terminal
 
 
 @njit(cache=True, error_model="numpy")
@@ -88,16 +88,50 @@ def batch_plan(kind, parent, first_child, n_children, board, cap):
 
 
 @njit(cache=True, error_model="numpy")
-def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums, row, lanes, tot):
-    """The values of every terminal of batch r for player p (row ``local`` of ``vals``), from the
-    opponent's reach at its top (``reach[0]``): the opponent's reach at each node first, as the
-    depth-first pass computes it (the same operations, so the same figures), then the showdowns
-    eight at a time (:func:`_showdown_lanes`), which read each hand's eight indices once for eight
-    terminals, and the folds: from a showdown's sums where p's fold and call meet the same reach
-    (:func:`_fold_from_sums`: p facing a bet), else four at a time (:func:`_fold_lanes`: the
-    opponent's folds; one left alone by :func:`terminal`).  The pass then enters the batch's nodes without computing the opponent's reach there.
-    ``lanes``: the showdowns, the folds, and per showdown the fold sharing its reach (or -1)."""
-    kind, player, n_children, offset = tree.kind, tree.player, tree.n_children, tree.offset
+def batch_terminals(tree, term, p, r, src_o, n_o, cs, sc):
+    """The values of every terminal of batch r for player p (row ``local`` of ``sc.b_val``), from
+    the opponent's reach at its top (``sc.b_reach[0]``; ``sc`` the pass's
+    :class:`~zerosum.public_tree.arrays.DepthScratch`): the opponent's reach at each node first, as
+    the depth-first pass computes it (:func:`_batch_reach`: the same operations, so the same
+    figures), then the folds no showdown shares its reach with, four at a time
+    (:func:`_fold_lanes`: the opponent's folds; one left alone by :func:`terminal`), then the
+    showdowns eight at a time (:func:`_showdown_lanes`), which read each hand's eight indices
+    once for eight terminals, with the folds from a showdown's sums where p's fold and call meet
+    the same reach (:func:`_fold_from_sums`: p facing a bet).  The pass then enters the batch's
+    nodes without computing the opponent's reach there."""
+    ns, nu = _batch_reach(tree, p, r, src_o, n_o, sc)
+    nb = len(sc.b_row)
+    s0 = sc.batches.start[r]
+    pad = sc.batches.start[r + 1] - s0  # padding lanes write rows pad .. pad + 7
+    lanes, node = sc.b_lanes, sc.batches.node
+    u = 0
+    while u < nu:  # the folds left four at a time where they share a board, else one by one
+        q = node[s0 + lanes[nb + u]]
+        fb = tree.board[q]
+        k = 1
+        while u + k < nu and k < 4 and tree.board[node[s0 + lanes[nb + u + k]]] == fb:
+            k += 1
+        if k == 1:
+            i = lanes[nb + u]
+            terminal(site(i, sc.b_row[i], p, tree.player[q], True, tree.stake[q], fb), sc.b_reach, sc.b_val, term, cs)
+        else:
+            for j in range(4):  # the lanes' scales, as terminal's (a raked fold pays its winner st - R)
+                qj = node[s0 + lanes[nb + u + min(j, k - 1)]]
+                st = tree.stake[qj]
+                sc.b_sums[0, 4 + j] = (-st if tree.player[qj] == p else st - rake_at(term.rake, st)) * term.const[fb]
+            _fold_lanes(fb, p, sc, term, nb + u, k, pad)
+        u += k
+    for c0 in range(0, ns, 8):
+        _showdowns(tree, term, p, r, sc, c0, ns)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _batch_reach(tree, p, r, src_o, n_o, sc):
+    """The opponent's reach at each node of batch r (``sc.b_reach``, a row per node where the
+    opponent acts above it, ``sc.b_row`` each node's row), and the batch's terminals in
+    ``sc.b_lanes``: its showdowns, the folds left after those sharing a showdown's reach and board
+    (each kept per showdown in the third part, -1 for none).  Returns (showdowns, folds left)."""
+    batches, row, lanes, reach = sc.batches, sc.b_row, sc.b_lanes, sc.b_reach
     s0, s1 = batches.start[r], batches.start[r + 1]
     nb = len(row)
     row[0] = 0
@@ -106,17 +140,18 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
     nf = 0
     for i in range(s1 - s0):
         q = batches.node[s0 + i]
-        k = kind[q]
+        k = tree.kind[q]
         if k == DECISION:
             f = batches.first[s0 + i]
-            na = n_children[q]
-            if player[q] != p:
-                o = offset[q]
+            na = tree.n_children[q]
+            if tree.player[q] != p:
+                o = tree.offset[q]
                 for a in range(na):
-                    row_totals(tot, src_o[o + a * n_o:o + (a + 1) * n_o], n_o, a == 0)
+                    row_totals(sc.b_tot, src_o[o + a * n_o:o + (a + 1) * n_o], n_o, a == 0)
                 for a in range(na):
                     row[f + a] = free
-                    row_reach(reach[free], reach[row[i]], src_o[o + a * n_o:o + (a + 1) * n_o], tot, n_o, 1.0 / na)
+                    row_reach(reach[free], reach[row[i]], src_o[o + a * n_o:o + (a + 1) * n_o], sc.b_tot, n_o,
+                              1.0 / na)
                     free += 1
             else:
                 for a in range(na):
@@ -143,55 +178,45 @@ def batch_terminals(tree, term, p, r, src_o, n_o, cs, batches, reach, vals, sums
         if not attached:
             lanes[nb + nu] = i
             nu += 1
-    width = term.cards.shape[0]
-    pad = s1 - s0  # padding lanes write rows pad .. pad + 7
-    u = 0
-    while u < nu:  # the folds left four at a time where they share a board, else one by one
-        q = batches.node[s0 + lanes[nb + u]]
-        fb = tree.board[q]
-        k = 1
-        while u + k < nu and k < 4 and tree.board[batches.node[s0 + lanes[nb + u + k]]] == fb:
-            k += 1
-        if k == 1:
-            terminal(lanes[nb + u], row[lanes[nb + u]], p, player[q], True, tree.stake[q], fb, reach, vals, term, cs)
-        else:
-            for j in range(4):  # the lanes' scales, as terminal's (a raked fold pays its winner st - R)
-                qj = batches.node[s0 + lanes[nb + u + min(j, k - 1)]]
-                st = tree.stake[qj]
-                sums[0, 4 + j] = (-st if player[qj] == p else st - rake_at(term.rake, st)) * term.const[fb]
-            _fold_lanes(fb, p, sums, reach, vals, row, lanes, nb + u, k, pad, width, term.qorder, term.qstart,
-                        term.cbase, term.chand, term.cards, term.window)
-        u += k
-    if ns == 0:
-        return
+    return ns, nu
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _showdowns(tree, term, p, r, sc, c0, ns):
+    """Showdowns ``c0`` .. ``c0 + 7`` of batch r (:func:`_showdown_lanes`), their scales first
+    (row 0 of ``sc.b_sums``: the card sums' rows, unused by a showdown), then for each a raked
+    showdown's unsigned part and the fold sharing its reach, from the lane's sums."""
+    nb, s0, lanes, node = len(sc.b_row), sc.batches.start[r], sc.b_lanes, sc.batches.node
+    b = tree.board[node[s0 + lanes[0]]]
     c = term.const[b]
-    for c0 in range(0, ns, 8):
-        for k in range(8):  # the lanes' scales (row 0 of sums: the card sums' rows, unused by a showdown)
-            j = min(c0 + k, ns - 1)
-            st = tree.stake[batches.node[s0 + lanes[j]]]
-            sums[0, k] = (st - 0.5 * rake_at(term.rake, st)) * c  # (raked: see dense.rake_at)
-        _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, term.qorder, term.qstart, term.pidx,
-                        term.cbase, term.chand)
-        for k in range(min(8, ns - c0)):
-            i = lanes[c0 + k]
-            rk = rake_at(term.rake, tree.stake[batches.node[s0 + i]])
-            if rk != 0.0:  # a raked showdown: less R / 2 times the unsigned sum, from the lane's sums
-                _fold_from_sums(b, p, k, -0.5 * rk * c, sums, reach[row[i]], vals[i], term.window, term.qorder,
-                                term.qstart, term.pidx, True)
-            f = lanes[2 * nb + c0 + k]
-            if f >= 0:
-                q = batches.node[s0 + f]
-                st = tree.stake[q]
-                _fold_from_sums(b, p, k, (-st if player[q] == p else st - rake_at(term.rake, st)) * c, sums,
-                                reach[row[f]], vals[f], term.window, term.qorder, term.qstart, term.pidx, False)
+    for k in range(8):
+        st = tree.stake[node[s0 + lanes[min(c0 + k, ns - 1)]]]
+        sc.b_sums[0, k] = (st - 0.5 * rake_at(term.rake, st)) * c  # (raked: see dense.rake_at)
+    _showdown_lanes(b, p, sc, term, c0, ns, sc.batches.start[r + 1] - s0)
+    for k in range(min(8, ns - c0)):
+        i = lanes[c0 + k]
+        q = node[s0 + i]
+        rk = rake_at(term.rake, tree.stake[q])
+        if rk != 0.0:  # a raked showdown: less R / 2 times the unsigned sum, from the lane's sums
+            _fold_from_sums(site(i, sc.b_row[i], p, -1, False, 0.0, b), k, -0.5 * rk * c, sc, term, True)
+        f = lanes[2 * nb + c0 + k]
+        if f >= 0:
+            q = node[s0 + f]
+            st = tree.stake[q]
+            _fold_from_sums(site(f, sc.b_row[f], p, tree.player[q], True, st, b), k,
+                            (-st if tree.player[q] == p else st - rake_at(term.rake, st)) * c, sc, term, False)
 
 
-@njit(cache=True, error_model="numpy")
-def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx, add):
-    """A fold's values from lane k of a showdown's sums on the same reach ``x``: the total is the
-    prefix's end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
+@njit(cache=True, inline="always", error_model="numpy")
+def _fold_from_sums(s, k, scale, sc, term, add):
+    """A fold's values (terminal ``s``: row ``s.row`` of ``sc.b_val``, its reach row ``s.orow`` of
+    ``sc.b_reach``) from lane k of a showdown's sums on the same reach: the total is the prefix's
+    end, a card's sum the end of its prefix (``pidx`` columns 4 and 7), each added in
     :func:`terminal`'s order, so the same figures as its fold sweep (the same hand's reach through
-    the windows, as there).  ``add``: added to ``y`` (a raked showdown's unsigned part) instead."""
+    the windows, as there).  ``add``: added to the values (a raked showdown's unsigned part)
+    instead."""
+    b, p, sums, x, y = s.board, s.p, sc.b_sums, sc.b_reach[s.orow], sc.b_val[s.row]
+    window, qorder, qstart, pidx = term.window, term.qorder, term.qstart, term.pidx
     o = 1 - p
     total = sums[52 + qstart[2 * b + o + 1] - qstart[2 * b + o], k]
     shift, n_o = window[p, 0] - window[o, 0], window[o, 1]
@@ -207,7 +232,7 @@ def _fold_from_sums(b, p, k, scale, sums, x, y, window, qorder, qstart, pidx, ad
 
 
 @njit(cache=True, error_model="numpy")
-def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, qstart, cbase, chand, cards, window):
+def _fold_lanes(b, p, sc, term, l0, k, pad):
     """Up to four folds of one board at once (``lanes[l0:l0 + k]``; past k the last one again, into
     padding rows), their scales in ``sums[0, 4:8]``: :func:`terminal`'s fold, each lane's sums in
     its order (the total over the opponent's list, a card's sum over the hands holding it in the
@@ -216,6 +241,9 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
     four.  The opponent's folds of a batch, which share no showdown's reach: limit turn Ks7d2c9h,
     three a river.  Its loops are LLVM loops of 4-vectors (:func:`~zerosum.public_tree.simd.lane_sums4`,
     :func:`~zerosum.public_tree.simd.fold_values4`), with the same figures as the scalar loops."""
+    sums, reach, vals, row, lanes = sc.b_sums, sc.b_reach, sc.b_val, sc.b_row, sc.b_lanes
+    width, qorder, qstart, cbase, chand = term.cards.shape[0], term.qorder, term.qstart, term.cbase, term.chand
+    cards, window = term.cards, term.window
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     last = l0 + k - 1
@@ -244,13 +272,16 @@ def _fold_lanes(b, p, sums, reach, vals, row, lanes, l0, k, pad, width, qorder, 
 
 
 @njit(cache=True, error_model="numpy")
-def _showdown_lanes(b, p, sums, reach, vals, row, lanes, c0, ns, pad, width, qorder, qstart, pidx, cbase, chand):
+def _showdown_lanes(b, p, sc, term, c0, ns, pad):
     """Eight showdowns of one board at once (lanes ``c0`` .. ``c0 + 7`` of ``lanes``; past ``ns`` the
     last one again, into padding rows): :func:`_showdown_prefix`'s sums and reads, each lane's in
     the same order (so the same figures), eight lanes a row of ``sums`` (float64 [., 8]; row 0
     holds the lanes' scales until the first prefix row is written).  The prefix loops and the
     values loop are each one LLVM loop of 8-vectors (:func:`~zerosum.public_tree.simd.lane_prefix`, :func:`~zerosum.public_tree.simd.hand_values`),
     with the same figures as one showdown at a time, in about half its time."""
+    sums, reach, vals, row, lanes = sc.b_sums, sc.b_reach, sc.b_val, sc.b_row, sc.b_lanes
+    width, qorder, qstart, pidx, cbase, chand = term.cards.shape[0], term.qorder, term.qstart, term.pidx, \
+        term.cbase, term.chand
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52

@@ -61,16 +61,18 @@ class DenseTerminals:
 
 
 @njit(cache=True, error_model="numpy")
-def dense_values(n, orow, p, folder, is_fold, st, b, opp, val, weight, signed, rk):
-    """p's values at terminal n on board b (stake ``st``; a fold by ``folder``; ``rk`` the rake,
-    :func:`rake_at`) into ``val[n]``, from the opponent's reach ``opp[orow]``: a product with the
-    board's matrix, and a raked showdown's with both (see :func:`rake_at`)."""
-    if is_fold:
-        _dense_sums(n, orow, p, opp, val, weight[b], -st if folder == p else st - rk, False)
+def dense_values(s, opp, val, term):
+    """p's values at the terminal ``s`` (a :class:`~zerosum.public_tree.arrays.Site`) into
+    ``val[s.row]`` from the opponent's reach ``opp[s.orow]``: a product with the board's matrix
+    (``term.weight`` or ``term.signed``), and a raked showdown's with both (see :func:`rake_at`)."""
+    n, orow, p, b, st = s.row, s.orow, s.p, s.board, s.stake
+    rk = rake_at(term.rake, st)
+    if s.is_fold:
+        _dense_sums(n, orow, p, opp, val, term.weight[b], -st if s.folder == p else st - rk, False)
         return
-    _dense_sums(n, orow, p, opp, val, signed[b], st - 0.5 * rk if p == 0 else -(st - 0.5 * rk), False)
+    _dense_sums(n, orow, p, opp, val, term.signed[b], st - 0.5 * rk if p == 0 else -(st - 0.5 * rk), False)
     if rk != 0.0:
-        _dense_sums(n, orow, p, opp, val, weight[b], -0.5 * rk, True)
+        _dense_sums(n, orow, p, opp, val, term.weight[b], -0.5 * rk, True)
 
 
 @njit(cache=True, inline="always", error_model="numpy")

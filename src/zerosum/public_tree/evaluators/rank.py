@@ -42,12 +42,16 @@ class RankTerminals:
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def rank_values(n, orow, p, folder, is_fold, st, b, opp, val, k, const, order, board_rank):
-    """RankTerminals (see terminals.py): O(ranks) per terminal; equal ranks split.
+def rank_values(s, opp, val, term):
+    """RankTerminals (see terminals.py): O(ranks) per terminal (``s``, a
+    :class:`~zerosum.public_tree.arrays.Site`); equal ranks split.
 
     Ranks are in showdown order except a rank pairing the public card, which is on top (the
     ``order`` the build checks against the rules), so the prefix sums run over the ranks directly.
-    ``opp[orow]`` may be ``val[n]`` itself: each hand's reach is read before its value is written."""
+    ``opp[s.orow]`` may be ``val[s.row]`` itself: each hand's reach is read before its value is
+    written."""
+    n, orow, p, folder, is_fold, st, b = s.row, s.orow, s.p, s.folder, s.is_fold, s.stake, s.board
+    k, const, board_rank = term.cards[0, 0], term.const, term.start
     r = val.shape[1]
     total = 0.0
     for j in range(r):

@@ -107,18 +107,8 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
 
     is (o's reach of weaker hands sharing no card) - (of stronger ones): a hand sharing both cards
     is the same hand, neither weaker nor stronger."""
-    width = len(cards)
-    pt, pc = 52, 52 + width + 1
     boards = len(start) - 1
-    qorder, qstart, strengths = [], [0], []
-    for b in range(boards):
-        s0, s1 = int(start[b]), int(start[b + 1])
-        for q in (0, 1):
-            keep = players[q][order[s0:s1]]
-            qorder.append(order[s0:s1][keep])
-            strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
-            qstart.append(qstart[-1] + int(keep.sum()))
-    qstart = np.array(qstart, dtype=np.int64)
+    qorder, qstart, strengths = _player_lists(order, start, strength, players)
     # the lists' hands as int32 (qorder) and int16 (chand, the card lists), the scratch indices as
     # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: the narrowest types that hold them,
     # to keep the lists small; read the same (the kernels widen them to int64)
@@ -138,27 +128,9 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
             cbase[b, q] = first + np.arange(53)
             chand[2 * qstart[k]:2 * qstart[k + 1]] = hands[pos[by]]
         for p in (0, 1):  # p's hands read o's sums
-            o = 1 - p
-            mine, ms = qorder[2 * b + p], strengths[2 * b + p]
-            theirs, ts = qorder[2 * b + o], strengths[2 * b + o]
             g0, g1 = qstart[2 * b + p], qstart[2 * b + p + 1]
-            if g1 == g0:
-                continue
-            pidx[g0:g1, 0] = pt + np.searchsorted(ts, ms, "left")
-            pidx[g0:g1, 1] = pt + np.searchsorted(ts, ms, "right")
-            tc = cards[theirs]
-            card = tc.T.reshape(-1)
-            tpos = np.tile(np.arange(len(theirs)), 2)
-            by = np.lexsort((tpos, card))
-            span = int(max(ms.max(), ts.max() if len(ts) else 0)) + 1
-            keys = card[by] * span + ts[tpos[by]]  # o's entries by card, then by strength
-            mc = cards[mine]
-            for slot in (0, 1):
-                c = mc[:, slot]
-                key = c * span + ms
-                pidx[g0:g1, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") + c
-                pidx[g0:g1, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") + c
-                pidx[g0:g1, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
+            if g1 > g0:
+                pidx[g0:g1] = _hand_reads(cards, qorder, strengths, cbase, 2 * b, p)
     if len(pidx) and pidx.max() >= 2 ** 15:  # (cannot happen with 52 cards: see above)
         raise AssertionError("showdown scratch indices past int16")
     if window is not None:  # each player's entries in its own list
@@ -172,37 +144,78 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
     return qorder_all, qstart, pidx.astype(np.int16), cbase.astype(np.int32), chand.astype(np.int16)
 
 
+def _player_lists(order, start, strength, players) -> tuple[list, np.ndarray, list]:
+    """Per board b and player q (list 2 b + q): q's live hands of positive range weight in
+    strength order, their strengths, and where each list starts in the concatenation."""
+    qorder, qstart, strengths = [], [0], []
+    for b in range(len(start) - 1):
+        s0, s1 = int(start[b]), int(start[b + 1])
+        for q in (0, 1):
+            keep = players[q][order[s0:s1]]
+            qorder.append(order[s0:s1][keep])
+            strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
+            qstart.append(qstart[-1] + int(keep.sum()))
+    return qorder, np.array(qstart, dtype=np.int64), strengths
+
+
+def _hand_reads(cards, qorder, strengths, cbase, k, p) -> np.ndarray:
+    """The eight scratch indices of each of p's hands on board k // 2 (:func:`showdown_prefix_arrays`)."""
+    o = 1 - p
+    b = k // 2
+    width = len(cards)
+    pt, pc = 52, 52 + width + 1
+    mine, ms = qorder[k + p], strengths[k + p]
+    theirs, ts = qorder[k + o], strengths[k + o]
+    out = np.zeros((len(mine), 8), dtype=np.int64)
+    out[:, 0] = pt + np.searchsorted(ts, ms, "left")
+    out[:, 1] = pt + np.searchsorted(ts, ms, "right")
+    tc = cards[theirs]
+    card = tc.T.reshape(-1)
+    tpos = np.tile(np.arange(len(theirs)), 2)
+    by = np.lexsort((tpos, card))
+    span = int(max(ms.max(), ts.max() if len(ts) else 0)) + 1
+    keys = card[by] * span + ts[tpos[by]]  # o's entries by card, then by strength
+    mc = cards[mine]
+    for slot in (0, 1):
+        c = mc[:, slot]
+        key = c * span + ms
+        out[:, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") + c
+        out[:, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") + c
+        out[:, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
+    return out
+
+
 @njit(cache=True, error_model="numpy")
-def sweep_values(n, orow, p, folder, is_fold, st, b, opp, val, term, cs):
-    """p's values at terminal n on board b into ``val[n]`` from the opponent's reach ``opp[orow]``
-    (``term``: the :class:`~zerosum.public_tree.arrays.TerminalArrays`, ``cs`` the scratch).  A
-    raked showdown is the showdown at stake st - R / 2 less R / 2 times the fold's unsigned sum
+def sweep_values(s, opp, val, term, cs):
+    """p's values at the terminal ``s`` (a :class:`~zerosum.public_tree.arrays.Site`) into
+    ``val[s.row]`` from the opponent's reach ``opp[s.orow]`` (``term``: the
+    :class:`~zerosum.public_tree.arrays.TerminalArrays`, ``cs`` the scratch).  A raked showdown is
+    the showdown at stake st - R / 2 less R / 2 times the fold's unsigned sum
     (:func:`~.dense.rake_at`)."""
     # each player's vectors cover its window of the shared list (terminals.SweepTerminals.window):
     # p's hand i is the list's lp + i, the opponent's j its lo + j
-    n_p = term.window[p, 1]
-    for i in range(n_p):
-        val[n, i] = 0.0
-    c = term.const[b]
+    for i in range(term.window[s.p, 1]):
+        val[s.row, i] = 0.0
+    c = term.const[s.board]
+    st = s.stake
     rk = rake_at(term.rake, st)
-    if is_fold:
-        _fold_sums(n, orow, b, p, (-st if folder == p else st - rk) * c, opp, val, term, cs, False)
+    if s.is_fold:
+        _fold_sums(s, (-st if s.folder == s.p else st - rk) * c, opp, val, term, cs, False)
         return
     scale = (st - 0.5 * rk) * c
-    lists = len(term.qorder) > 0  # each player's hands in its range only (showdown_prefix_arrays)
-    if lists and len(cs) >= 52 + 3 * term.cards.shape[0] + 53:
-        _showdown_prefix(n, orow, b, p, scale, opp, val, term.cards.shape[0], term.qorder, term.qstart, term.pidx,
-                         term.cbase, term.chand, cs)
-    else:
-        _showdown_sweeps(n, orow, b, p, scale, opp, val, term, cs)
+    if len(term.qorder) > 0 and len(cs) >= 52 + 3 * term.cards.shape[0] + 53:
+        _showdown_prefix(s, scale, opp, val, term, cs)
+    else:  # (no per-player lists, or a 52-entry scratch only)
+        _showdown_sweeps(s, scale, opp, val, term, cs)
     if rk != 0.0:
-        _fold_sums(n, orow, b, p, -0.5 * rk * c, opp, val, term, cs, True)
+        _fold_sums(s, -0.5 * rk * c, opp, val, term, cs, True)
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _fold_sums(n, orow, b, p, scale, opp, val, term, cs, add):
-    """``val[n, i]`` (+)= scale * (the opponent's reach of the hands sharing no card with p's
+def _fold_sums(s, scale, opp, val, term, cs, add):
+    """``val[s.row, i]`` (+)= scale * (the opponent's reach of the hands sharing no card with p's
     hand i): a fold's values (``add`` False), or a raked showdown's unsigned part (True)."""
+    n, orow, b, p = s.row, s.orow, s.board, s.p
     cards, order, start = term.cards, term.order, term.start
     lp = term.window[p, 0]
     lo, n_p, n_o = term.window[1 - p, 0], term.window[p, 1], term.window[1 - p, 1]
@@ -251,12 +264,13 @@ def _fold_sums(n, orow, b, p, scale, opp, val, term, cs, add):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _showdown_sweeps(n, orow, b, p, scale, opp, val, term, cs):
+def _showdown_sweeps(s, scale, opp, val, term, cs):
     """The showdown by two running sweeps over the board's live hands (``order``, the shared
     list: each hand read or written through its window), the evaluator before the per-player
     lists; with a 52-entry scratch only (tests/test_showdown_prefix.py compares the two).  The
     sweep is bound by its running sums (each hand adds to ``total`` and to two card sums that the
     next hands read), not by its scattered reads."""
+    n, orow, b, p = s.row, s.orow, s.board, s.p
     cards, order, start, strength = term.cards, term.order, term.start, term.strength
     lp, n_p = term.window[p, 0], term.window[p, 1]
     lo, n_o = term.window[1 - p, 0], term.window[1 - p, 1]
@@ -305,12 +319,15 @@ def _showdown_sweeps(n, orow, b, p, scale, opp, val, term, cs):
 
 
 @njit(cache=True, error_model="numpy")
-def _showdown_prefix(n, orow, b, p, scale, opp, val, width, qorder, qstart, pidx, cbase, chand, cs):
+def _showdown_prefix(s, scale, opp, val, term, cs):
     """The sweep's showdown by prefix sums (:func:`~zerosum.public_tree.terminals.showdown_prefix_arrays`):
     the opponent's reach (its range's hands) summed once in strength order and once per card over
     the hands holding it (52 short sums the processor overlaps), then each of p's hands' values
     from eight reads, with no running sum carried from one hand to the next as the two sweeps did
     (a total and two card sums that each hand's successor reads)."""
+    n, orow, b, p = s.row, s.orow, s.board, s.p
+    width, qorder, qstart, pidx, cbase, chand = term.cards.shape[0], term.qorder, term.qstart, term.pidx, \
+        term.cbase, term.chand
     o = 1 - p
     o0, o1 = qstart[2 * b + o], qstart[2 * b + o + 1]
     pt = 52

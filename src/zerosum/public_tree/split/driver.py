@@ -79,25 +79,7 @@ class SplitDriver(IterativeSolver):
         self.roots = roots
         # the cut chance nodes are the trunk's leaves: their reach goes out, their value comes back
         self.trunk = Piece(tree, trunk_nodes, cut_leaves=self.cut)
-        subs = subtree_nodes(tree, roots)
-        self.assignment = deal([len(s) for s in subs], self.n_workers)
-        below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
-        self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
-        # one piece per forest: a cut chance node over the run of this worker's subtrees below it
-        # (the pass runs from each subtree's root; its vectors are per depth, whatever the forest)
-        self.pieces, groups = [], []
-        for w, ks in enumerate(self.assignment):
-            forests, runs = [], []
-            for k in ks:
-                if runs and below[runs[-1][-1]] == below[k]:
-                    runs[-1].append(k)
-                else:
-                    runs.append([k])
-            for run in runs:
-                nodes = np.concatenate([[self.cut[below[run[0]]]], *[subs[j] for j in run]])
-                forests.append(Piece(tree, nodes, forest_roots=len(run)))
-            self.pieces.append(forests)
-            groups.append(np.array([below[run[0]] for run in runs], dtype=np.int64))
+        groups = self._plan_pieces(roots)
         self._leaf_count = tree.n_children[self.cut].astype(np.int64)  # roots are in cut order, then card order
         self._leaf_start = np.concatenate([[0], np.cumsum(self._leaf_count)[:-1]]).astype(np.int64)
         self.regrets = [np.zeros(self.trunk.size[q], dtype=dt) for q in (0, 1)]
@@ -122,16 +104,7 @@ class SplitDriver(IterativeSolver):
             self._own_dir = tempfile.TemporaryDirectory(prefix="zerosum-ray-")
             self.checkpoint_dir = self._own_dir.name
         os.makedirs(self.checkpoint_dir, exist_ok=True)
-        actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
-        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs), str(dt))
-                       for w in range(self.n_workers)]
-        self.actors = [actor.remote(w, tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
-        try:  # an actor that cannot be placed (too few CPUs, a node gone) is an error, not a hang
-            ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)], timeout=START_WAIT_S)
-        except ray.exceptions.GetTimeoutError:
-            self.close()
-            raise ZerosumError(f"{self.n_workers} Ray workers did not start within {START_WAIT_S:g} s; "
-                               f"does the cluster have {self.n_workers} free CPUs?") from None
+        self._start_actors(ray, groups, dt)
         self.ray = ray
         self._dag = None
         self._expected = {}
@@ -144,6 +117,45 @@ class SplitDriver(IterativeSolver):
         self.restarts = 0
         self._saved_trunk = None
         self._save_checkpoint()
+
+    def _plan_pieces(self, roots) -> list[np.ndarray]:
+        """The subtrees below the cut dealt to the workers (``assignment``), each worker's as one
+        piece per forest: a cut chance node over the run of this worker's subtrees below it (the
+        pass runs from each subtree's root; its vectors are per depth, whatever the forest).
+        Returns each worker's forests' cut nodes (their positions in ``cut``)."""
+        tree = self.tree
+        subs = subtree_nodes(tree, roots)
+        self.assignment = deal([len(s) for s in subs], self.n_workers)
+        below = np.searchsorted(self.cut, tree.parent[roots])  # the cut node above each subtree
+        self.worker_cuts = [np.unique(below[ks]) for ks in self.assignment]
+        self.pieces, groups = [], []
+        for ks in self.assignment:
+            forests, runs = [], []
+            for k in ks:
+                if runs and below[runs[-1][-1]] == below[k]:
+                    runs[-1].append(k)
+                else:
+                    runs.append([k])
+            for run in runs:
+                nodes = np.concatenate([[self.cut[below[run[0]]]], *[subs[j] for j in run]])
+                forests.append(Piece(tree, nodes, forest_roots=len(run)))
+            self.pieces.append(forests)
+            groups.append(np.array([below[run[0]] for run in runs], dtype=np.int64))
+        return groups
+
+    def _start_actors(self, ray, groups, dt) -> None:
+        """One Ray actor per worker, set up with its pieces; an actor that cannot be placed (too
+        few CPUs, a node gone) is a one-line error, not a hang."""
+        actor = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(SubtreeWorker)
+        self._setup = [(ray.put(self.pieces[w]), groups[w], ray.put(self._targs), str(dt))
+                       for w in range(self.n_workers)]
+        self.actors = [actor.remote(w, self.tree.n_hands, self.checkpoint_dir) for w in range(self.n_workers)]
+        try:
+            ray.get([a.setup.remote(*self._setup[w]) for w, a in enumerate(self.actors)], timeout=START_WAIT_S)
+        except ray.exceptions.GetTimeoutError:
+            self.close()
+            raise ZerosumError(f"{self.n_workers} Ray workers did not start within {START_WAIT_S:g} s; "
+                               f"does the cluster have {self.n_workers} free CPUs?") from None
 
     @property
     def name(self) -> str:
@@ -297,8 +309,8 @@ class SplitDriver(IterativeSolver):
         br0 = self._pass(0, kernels.BEST_RESPONSE, 0.0, none, source)
         br1 = self._pass(1, kernels.BEST_RESPONSE, 0.0, none, source)
         value = self._pass(0, kernels.EXPECT, 0.0, none, source)
-        return {"value": float(value), "best_response_values": [float(br0), float(br1)],
-                "nash_conv": max(float(br0 + br1), 0.0)}
+        return {"value": float(value), "values": [float(value), -float(value)],
+                "best_response_values": [float(br0), float(br1)], "nash_conv": max(float(br0 + br1), 0.0)}
 
     def checkpoint(self) -> dict:
         avg = self.evaluate_split("average")
