@@ -100,7 +100,7 @@ def test_target_refused_for_a_game_without_a_pot():
 def test_locked_headline_is_the_free_players_gain(spot, tmp_path):
     lock = tmp_path / "lock.json"
     lock.write_text(json.dumps({"player": 1, "nodes": {"::c": {"*": [1, 0]}}}))  # player 1 never bets
-    args = ("-n", "20", "--option", f"lock={lock}")
+    args = ("-a", "dcfr", "-n", "20", "--option", f"lock={lock}")  # (plain DCFR: an average not just restarted)
     out = solve_json(spot, *args)
     lk = out["locks"]
     assert lk["free_player"] == 0

@@ -36,7 +36,7 @@ def saved(tmp_path_factory):
     spot = d / "spot.json"
     spot.write_text(json.dumps(SPOT))
     for name in ("p.json", "p.zsp"):  # the same deterministic solve, saved both ways
-        r = cli("solve", "holdem", "--spot", spot, "-n", "40", "--save", d / name, "--json")
+        r = cli("solve", "holdem", "--spot", spot, "-a", "dcfr", "-n", "40", "--save", d / name, "--json")
         assert r.exit_code == 0, r.output
     game = load_spot_game("holdem", (), str(spot))
     return d, game, public_tree(game)

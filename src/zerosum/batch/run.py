@@ -5,7 +5,8 @@ A *template* is a hold'em spot file (:mod:`zerosum.poker.spots`) whose board is 
 flop (a spot without ``board``, or with a flop of 3 cards; a turn or river board is refused: a
 batch varies the flop).  :func:`solve_flop` runs what ``zerosum solve holdem --spot FILE
 --target-nashconv X --checkpoints 10,20,...`` runs on that flop: the public tree with suit
-isomorphism, DCFR, the tree's default dtype, a check of the average's NashConv every
+isomorphism, DCFR with its average restarted at the powers of 4 (the command's default), the
+tree's default dtype, a check of the average's NashConv every
 ``check_every`` iterations and a stop at the first check where exploitability (NashConv / 2) is
 at most ``target`` % of the starting pot (or at ``max_iterations``); so the value, NashConv and
 iterations are that command's.
@@ -37,6 +38,9 @@ VERSION = 1
 MANIFEST = "batch.json"
 #: the solver a batch runs (zerosum solve holdem's default) and how often it checks the target
 ALGORITHM, CHECK_EVERY, MAX_ITERATIONS = "dcfr", 10, 1000
+#: the options of ``zerosum solve holdem``'s default algorithm (its average restarted at the powers
+#: of 4: :data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`), which ``dcfr`` here runs with
+DCFR_OPTIONS = {"restart": 4}
 
 
 def load_template(template) -> dict:
@@ -180,6 +184,7 @@ def template_hash(spot: dict, target: float, algorithm: str = ALGORITHM, check_e
     """What a result depends on: the spot less its board and text fields, the target, the solver."""
     solved = {k: v for k, v in spot.items() if k not in ("board", "name", "notes") and not k.endswith("_note")}
     key = {"spot": solved, "target": float(target), "algorithm": algorithm, "check_every": int(check_every),
+           "options": DCFR_OPTIONS if algorithm == "dcfr" else {},
            "max_iterations": int(max_iterations), "version": VERSION}
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -239,7 +244,7 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
     # a batch builds one tree per flop
     tree = holdem_public_tree(game, isomorphism=True)
     t1 = time.perf_counter()
-    solver = public_solver(algorithm, tree, default_dtype(tree))
+    solver = public_solver(algorithm, tree, default_dtype(tree), **(DCFR_OPTIONS if algorithm == "dcfr" else {}))
     goal = 2 * target / 100 * tree.pot  # NashConv = 2 x exploitability
 
     def stop(row=None):

@@ -193,14 +193,29 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
 #: dcfr 90 iterations (1.08 s solving), hs-dcfr 120 (1.35 s), lcfr 130 (1.56 s), cfr+ 140 (1.72 s),
 #: pcfr+ not there at 150 (3.29 s)
 DEFAULT_ALGORITHMS = {"holdem": "dcfr"}
+#: the default algorithm's options per game: hold'em's DCFR restarts its average at the powers of 4,
+#: as postflop-solver's does (fewest iterations over the spots of shared/data/poker-spots:
+#: docs/lp-and-variants.md, "Iterations to a target on the hold'em spots")
+DEFAULT_OPTIONS = {"holdem": ("restart=4",)}
+
+
+def default_options(game: str, options: tuple, ray_address, resume_path) -> tuple:
+    """``options`` with the default algorithm's own where the user set none of the same name; not
+    over Ray (its split does not restart an average) nor on a resumed state (it keeps the options
+    it was saved with)."""
+    if ray_address or resume_path:
+        return tuple(options)
+    given = {str(o).split("=", 1)[0].strip() for o in options}
+    return tuple(options) + tuple(o for o in DEFAULT_OPTIONS.get(game, ()) if o.split("=", 1)[0] not in given)
 
 
 @click.command()
 @click.argument("game")
 @click.option("--algorithm", "-a", default=None,
-              help="Solver: cfr, cfr+ (and the other names listed by --algorithm help).  Default: cfr+; dcfr for "
-                   "holdem (0.5 % of the pot on postflop-solver's example turn in 90 iterations, 1.1 s, against "
-                   "cfr+'s 140, 1.7 s; hs-dcfr 120, lcfr 130, pcfr+ over 150).")
+              help="Solver: cfr, cfr+ (and the other names listed by --algorithm help).  Default: cfr+; for "
+                   "holdem dcfr with --option restart=4 (the average restarted at the powers of 4, as "
+                   "postflop-solver's): the fewest iterations over the hold'em spots measured, 215 to 0.5 % of the "
+                   "pot on three spots against plain dcfr's 235 and cfr+'s over 400 (docs/lp-and-variants.md).")
 @click.option("--iterations", "-n", type=int, default=None,
               help="Iterations to run (the total to reach with --resume); default 1000, 100 for deep-cfr and "
                    "sd-cfr, 1,000,000 for os-mccfr (each algorithm's default_iterations); psro stops once "
@@ -265,6 +280,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         return
     if algorithm is None:  # the fastest variant measured on the hold'em spots (--help has the figures)
         algorithm = DEFAULT_ALGORITHMS.get(game, "cfr+")
+        options = default_options(game, options, ray_address, resume_path)
     if algorithm not in algorithm_names():
         raise ZerosumError(f"unknown algorithm {algorithm!r}; choose from {', '.join(algorithm_names())} "
                            f"(-a help describes them)")
