@@ -163,3 +163,27 @@ def test_raked_game_refused_where_zero_sum_is_assumed():
         from zerosum.core.compile import compiled
 
         compiled(game)
+
+
+def test_evaluate_node_of_a_raked_solution_weighs_to_both_values(tmp_path):
+    """The node report of a saved raked solution: each player's EVs at the root, weighed by its
+    hands' weights, are that player's value (player 1's is not minus player 0's)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    params = sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []) + ["--param", "rake=0.05"]
+    saved = tmp_path / "raked.json"
+    r = CliRunner().invoke(cli, ["solve", "holdem", *params, "-n", "100", "--save", str(saved), "--json"])
+    assert r.exit_code == 0, r.output
+    values = json.loads(r.stdout)["values"]
+    ev = CliRunner().invoke(cli, ["evaluate", "holdem", str(saved), "--node", "::", "--json"])
+    assert ev.exit_code == 0, ev.output
+    players = json.loads(ev.stdout)["node"]["players"]
+    for p, q in enumerate(players):
+        w = np.array([x or 0.0 for x in q["weight"]])
+        e = np.array([0.0 if x is None else x for x in q["ev"]])
+        assert (w @ e) / w.sum() == pytest.approx(values[p], abs=1e-6)
+    assert values[0] + values[1] < -0.1
