@@ -6,8 +6,10 @@
 
 SPOT: a spot file, or a name in ../shared/data/poker-spots (default: every spot there).  For each spot
 and each target (exploitability as a fraction of the pot), each round runs, one after the other, the
-peer with 1 and 2 threads and zerosum (``zerosum solve holdem ... -a dcfr --target-nashconv X
---json``, its DCFR, the same checking cadence) with 1 and 2 threads, each a fresh process; the tables
+peer with 1 and 2 threads and zerosum (``zerosum solve holdem ... -a dcfr --option restart=4
+--target-nashconv X --json``, its DCFR with the average restarted at the powers of 4 as the peer's,
+hold'em's default, the same checking cadence; ``--zerosum-option restart=0`` for plain DCFR) with
+1 and 2 threads, each a fresh process; the tables
 give medians over the rounds and the ratios zerosum / peer (the median of the rounds' ratios, so that
 load changes on this shared machine cancel).  Per process: CPU s and wall s of the whole process
 (start-up, building the tree, iterating, the exploitability checks), peak RSS (GNU time's ``%M``
@@ -283,6 +285,8 @@ def run_zerosum(spot: dict, target: float, threads: int, args) -> dict:
     cmd = [str(ZEROSUM), "solve", "holdem", *zerosum_args(spot), "-a", "dcfr", "-n", str(args.max_iters),
            "--checkpoints", checks or str(args.max_iters), "--target-nashconv", repr(2 * target * pot), "--json"]
     cmd += ["--option", "checks=average"]  # the peer's check: the average's exploitability only
+    if not any(o.startswith("restart=") for o in args.zerosum_option):  # (hold'em's default, as the peer's average)
+        cmd += ["--option", "restart=4"]
     for opt in args.zerosum_option:
         cmd += ["--option", opt]
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
