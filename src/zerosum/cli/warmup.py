@@ -6,9 +6,9 @@ paths a first solve takes: the history tree (Kuhn poker: CFR+ and MMD, ``make ru
 a last-iterate one) and the public tree on hold'em spots (a river, a turn and a flop, with the
 default variant, DCFR, in float32 as real spots run).  Numba caches each kernel per argument
 types, not per game, so the small games compile what the big ones use.  Other variants
-(:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family's shape pass) are
-compiled here too; the others (``--option dtype=int16``, the predictive variants) compile on
-their first use, which says so.
+(:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family's shape pass, a
+saved solution written and read with ``evaluate --node``) are compiled here too; the others
+(``--option dtype=int16``, the predictive variants) compile on their first use, which says so.
 """
 
 from __future__ import annotations
@@ -36,13 +36,18 @@ RUNS = (
 )
 #: the other argument types the public tree's pass runs with, compiled once here rather than on
 #: their first use (and, in the test suite's two processes, twice at once): small spots' float64,
-#: two threads (the cut's tasks), and the poker family's shape pass
+#: two threads (the cut's tasks), the poker family's shape pass, and a solution file's 16-bit entries
 MORE_RUNS = (
     ("the public tree: a small spot in float64", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2",
                                                    "--option", "dtype=float64", "--json"]),
     ("the public tree: two threads", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2", *_F32, "--option",
                                       "threads=2", "--json"]),
     ("the public tree: the poker family", ["solve", "poker", "-n", "3", "--json"]),
+    # a saved solution (.zsp): its evaluation when written and evaluate --node read the 16-bit
+    # entries themselves (a pass of its own types: 11 s of CPU on the first evaluate --node otherwise)
+    ("the public tree: a saved solution", ["solve", "holdem", "--spot", "{spot:river}", "-n", "2", "--save",
+                                           "{folder}/river.zsp", "--json"]),
+    ("the public tree: evaluate --node", ["evaluate", "holdem", "{folder}/river.zsp", "--node", "::", "--json"]),
 )
 
 _STREET = {"bet": ["60%", "e", "a"], "raise": ["2.5x"]}
@@ -117,7 +122,8 @@ def _run(runs: tuple) -> None:
             with open(paths[name], "w") as f:
                 json.dump({"name": f"warm-up-{name}", **spot}, f)
         for what, args in runs:
-            args = [paths[a[len("{spot:"):-1]] if a.startswith("{spot:") else a for a in args]
+            args = [paths[a[len("{spot:"):-1]] if a.startswith("{spot:") else a.replace("{folder}", folder)
+                    for a in args]
             t = time.perf_counter()
             out, err = io.StringIO(), io.StringIO()
             try:

@@ -38,7 +38,8 @@ gives strategy, reach, weight and EV.
 Costs, measured here: a 3-bet-pot flop read from a ``.zsp`` (425,494 public nodes, 40 and 73
 hands), the whole report at the root 1.85 s of CPU and 276 MB for the whole process (the NumPy
 pass: 7.1 s, 1.17 GB); :func:`check_work` refuses a subtree past ~1e11 terminal products, naming
-a later node; the equity of every hand on a flop with full ranges 2.1 s.
+a later node; the equity of every hand of both players on a flop with full ranges 0.55 s of CPU
+(one runout at a time, as before 2026-12-06: 2.1 s).
 """
 
 from __future__ import annotations
@@ -451,6 +452,17 @@ def player_equity(tree: PublicTree, board, p: int, opponent: np.ndarray) -> np.n
     return equity(board, cards, shared)[tree.hand_window(p)]
 
 
+def players_equity(tree: PublicTree, board, reach: list[np.ndarray]) -> list[np.ndarray]:
+    """:func:`player_equity` of both players, each against the other's ``reach``, in one
+    :func:`equity` (the runouts' strengths and sorts are the same for both)."""
+    cards = _hand_cards(tree)
+    shared = np.zeros((2, len(cards)))
+    for p in (0, 1):
+        shared[p, tree.hand_window(1 - p)] = reach[1 - p]
+    both = equity(board, cards, shared)
+    return [both[p][tree.hand_window(p)] for p in (0, 1)]
+
+
 def node_board(tree: PublicTree, node: int) -> tuple[int, ...] | None:
     """The cards on the board at ``node`` (hold'em), or None."""
     from ..poker.cards import parse_cards
@@ -546,58 +558,95 @@ def hand_categories(board, cards: np.ndarray) -> np.ndarray:
     return out
 
 
+#: runouts per step of :func:`equity` (its [weights x runouts x hands] temporaries: a few MB each)
+EQUITY_CHUNK = 64
+
+
+def _runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``keys`` (each row sorted): each entry's first position and one past its last
+    among the entries of its row equal to it."""
+    m, k = keys.shape
+    pos = np.broadcast_to(np.arange(k), (m, k))
+    new = np.ones((m, k), dtype=bool)
+    new[:, 1:] = keys[:, 1:] != keys[:, :-1]
+    first = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
+    end = np.ones((m, k), dtype=bool)
+    end[:, :-1] = new[:, 1:]
+    last = np.minimum.accumulate(np.where(end, pos + 1, k)[:, ::-1], axis=1)[:, ::-1]
+    return first, last
+
+
+def _placed(rows: np.ndarray, order: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
+    """Each of ``values`` (per row, in the order ``order`` sorted the row) back in the row's own order."""
+    out = []
+    for v in values:
+        back = np.empty_like(v)
+        back[rows, order] = v
+        out.append(back)
+    return out
+
+
 def equity(board, cards: np.ndarray, opponent: np.ndarray) -> np.ndarray:
     """Showdown equity of each hole pair (cards [n, 2]) against the weights ``opponent`` over the
     same pairs, on ``board`` (3-5 cards), over every runout, card removal included:
     sum_j opp(j) sum_runouts [i, j, runout disjoint] (win + tie / 2) divided by
     sum_j opp(j) [i, j disjoint] x runouts avoiding both (a constant for disjoint pairs).  NaN
-    where no opponent weight is compatible.
+    where no opponent weight is compatible.  ``opponent`` [k, n] (k weight vectors): [k, n]
+    equities, the runouts' strengths and sorts shared.
 
     Per runout, a sweep instead of the [n x n] comparison: in strength order, the opponent's weight
     below (and equal to) each hand is a prefix sum, less the weight of the hands sharing either of
-    its cards (at most 51 per card, compared directly), plus the hand itself (removed twice).  On a
-    flop with both ranges full (1,176 pairs, 1,176 runouts) the [n x n] version took 32 s here."""
+    its cards (the same prefix sums in (card, strength) order, each hand listed under both of its
+    cards), plus the hand itself (removed twice).  All runouts at once, :data:`EQUITY_CHUNK` at a
+    time, in NumPy: on a flop with both ranges full (1,326 pairs, 1,176 runouts) the [n x n]
+    version took 32 s here, a loop over the runouts 1.0 s of CPU per weight vector, this 0.4 s
+    (two vectors 0.55 s; 2026-12-06, load 3, 2 cores).  The same figures as the loop to 1e-14
+    (tests/test_analysis_equity.py)."""
     from ..poker.strength import board_strengths, complete_boards
 
     board = np.asarray(board, dtype=np.int64)
     cards = np.asarray(cards, dtype=np.int64)
     n = len(cards)
     opp = np.asarray(opponent, dtype=np.float64)
+    one = opp.ndim == 1
+    opp = np.atleast_2d(opp)
     ok = ~np.isin(cards, board).any(axis=1)
-    rows = np.full((52, 51), n, dtype=np.int64)  # the hands holding each card; n: a dummy, no weight
-    for c in range(52):
-        idx = np.flatnonzero((cards == c).any(axis=1))
-        rows[c, :len(idx)] = idx
-    mine = [rows[cards[:, 0]], rows[cards[:, 1]]]  # [n, 51] each: the hands sharing my first / second card
     full = complete_boards(board)
-    strengths = board_strengths(full, cards).astype(np.float64)  # 0 where a pair meets the runout
-    num = np.zeros(n)
-    cum = np.zeros(n + 1)
-    for k in range(len(full)):
-        s = strengths[k]
-        live = (s > 0) & ok
-        o = np.where(live, opp, 0.0)
-        se = np.append(np.where(live, s, -1.0), -1.0)
-        oe = np.append(o, 0.0)
-        order = np.argsort(se[:n], kind="stable")
-        np.cumsum(oe[order], out=cum[1:])
-        ss = se[order]
-        lo, hi = np.searchsorted(ss, s, "left"), np.searchsorted(ss, s, "right")
-        below, equal = cum[lo], cum[hi] - cum[lo]
-        for rowsets in mine:
-            sj, oj = se[rowsets], oe[rowsets]
-            below = below - (oj * (sj < s[:, None])).sum(axis=1)
-            equal = equal - (oj * (sj == s[:, None])).sum(axis=1)
-        num += np.where(live, below + 0.5 * (equal + o), 0.0)
+    strengths = board_strengths(full, cards)  # [runouts, n] int32, 0 where a pair meets the runout
+    num = np.zeros(opp.shape)
+    both = np.concatenate([cards[:, 0], cards[:, 1]])  # each hand twice: under each of its cards
+    for r0 in range(0, len(full), EQUITY_CHUNK):
+        s = np.where(ok, strengths[r0:r0 + EQUITY_CHUNK], 0).astype(np.int64)  # 0: a dead hand, no weight
+        m = len(s)
+        rows = np.arange(m)[:, None]
+        live = s > 0
+        order = np.argsort(s, axis=1, kind="stable")
+        lo, hi = _placed(rows, order, *_runs(s[rows, order]))  # [m, n]: ties' first / one past last
+        keys = both * (1 << 32) + np.concatenate([s, s], axis=1)
+        order2 = np.argsort(keys, axis=1, kind="stable")
+        sorted2 = keys[rows, order2]
+        lo2, hi2, start = _placed(rows, order2, *_runs(sorted2), _runs(sorted2 >> 32)[0])  # [m, 2n]
+        for k, w in enumerate(opp):
+            o = np.where(live, w, 0.0)
+            cum = np.zeros((m, n + 1))
+            np.cumsum(o[rows, order], axis=1, out=cum[:, 1:])
+            cum2 = np.zeros((m, 2 * n + 1))
+            np.cumsum(np.concatenate([o, o], axis=1)[rows, order2], axis=1, out=cum2[:, 1:])
+            shared_below = cum2[rows, lo2] - cum2[rows, start]  # per card: the hands below sharing it
+            shared_equal = cum2[rows, hi2] - cum2[rows, lo2]
+            below = cum[rows, lo] - shared_below[:, :n] - shared_below[:, n:]
+            equal = cum[rows, hi] - cum[rows, lo] - shared_equal[:, :n] - shared_equal[:, n:]
+            num[k] += np.where(live, below + 0.5 * (equal + o), 0.0).sum(axis=0)
     share = ((cards[:, None, 0] == cards[None, :, 0]) | (cards[:, None, 0] == cards[None, :, 1]) |
              (cards[:, None, 1] == cards[None, :, 0]) | (cards[:, None, 1] == cards[None, :, 1]))
     left = 52 - len(board) - 4
     runouts = 1.0
     for t in range(5 - len(board)):
         runouts *= (left - t) / (t + 1)
-    den = ((ok[:, None] & ok[None, :] & ~share) @ opp) * runouts
+    den = (opp @ (ok[:, None] & ok[None, :] & ~share).T) * runouts
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out[0] if one else out
 
 
 # --- the report -----------------------------------------------------------------------------------------
@@ -636,6 +685,8 @@ def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool
         out["board"] = cards_str(board)
     total = float(vals["reach"][0] @ vals["denominator"][0])
     out["reach_probability"] = total  # P(the node is reached), chance included
+    equities = (players_equity(tree, board, vals["reach"]) if with_equity and board is not None
+                and _hand_cards(tree) is not None else None)
     for p in (0, 1):
         reach, den, cfv = vals["reach"][p], vals["denominator"][p], vals["cfv"][p]
         prob = reach * den
@@ -653,7 +704,7 @@ def node_analysis(tree: PublicTree, profile, label: str | int, with_equity: bool
         cards = tree.hand_cards(p)
         if cards is not None and board is not None:
             if with_equity:
-                entry["equity"] = player_equity(tree, board, p, vals["reach"][1 - p])[held]
+                entry["equity"] = equities[p][held]
             entry.update(_aggregates(entry, cards[held], board, out["actions"] if "strategy" in entry else []))
         out["players"].append(entry)
     return out
