@@ -95,7 +95,7 @@ def test_the_split_and_depth_limited_solving_refuse_in_the_registrys_line(name):
             split_solver(name, None, 2)
         assert str(e.value).startswith(refusal(name, "ray-split"))
     if name in RULES and name not in names_with("depth-limited"):
-        from zerosum.public_tree.depth_limited import TruncatedSolver
+        from zerosum.resolving.depth_limited import TruncatedSolver
 
         with pytest.raises(ZerosumError) as e:
             TruncatedSolver(object(), RULES[name]())  # refused before the game is read

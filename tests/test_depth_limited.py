@@ -1,4 +1,4 @@
-"""Depth-limited solving on the public tree (zerosum.public_tree.depth_limited): the leaf matrices
+"""Depth-limited solving on the public tree (zerosum.resolving.depth_limited): the leaf matrices
 against the whole tree's values, the truncated solver against the public-tree solver where nothing is
 cut, the multi-valued leaves' bounds, and the CLI's one-line refusals."""
 
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from zerosum import load_game
 from zerosum.cli import cli
 from zerosum.errors import ZerosumError
-from zerosum.public_tree import depth_limited as dl
+from zerosum.resolving import depth_limited as dl
 from zerosum.public_tree.analysis import best_response_value, game_value
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
@@ -173,7 +173,7 @@ def test_experiment_depth_limited_quick():
             < rows["blueprint"][col]
 
     # the public-tree re-solving table: its first row is resolve_public run directly
-    from zerosum.public_tree.resolve import resolve_public
+    from zerosum.resolving.resolve import resolve_public
 
     table = tables[2]
     row = table["rows"][0]

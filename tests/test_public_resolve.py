@@ -1,4 +1,4 @@
-"""Subgame re-solving on the public tree (zerosum.public_tree.resolve): the same iterates as the
+"""Subgame re-solving on the public tree (zerosum.resolving.resolve): the same iterates as the
 history tree's re-solving on Leduc (every method, NashConv and root margins to 1e-9), the margins
 of the safe methods on a hold'em turn spot, depth-limited re-solving, and one-line refusals."""
 
@@ -14,7 +14,7 @@ from zerosum.core.evaluation import evaluate
 from zerosum.errors import ZerosumError
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import nash_conv_public
-from zerosum.public_tree.resolve import METHODS, resolve_public
+from zerosum.resolving.resolve import METHODS, resolve_public
 from zerosum.public_tree.solver import public_solver
 from zerosum.solvers.resolve import resolve
 from zerosum.solvers.rules import DCFR, CFRPlus

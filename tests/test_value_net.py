@@ -1,4 +1,4 @@
-"""Leaf values from solved subgames and from a value network (zerosum.public_tree.value_net): the
+"""Leaf values from solved subgames and from a value network (zerosum.resolving.value_net): the
 leaf's subtree as a tree of its own against the whole tree, the network's training, saving and
 homogeneity, and depth-limited solving with either leaf function evaluated exactly."""
 
@@ -7,10 +7,10 @@ import pytest
 
 from zerosum import load_game
 from zerosum.errors import ZerosumError
-from zerosum.public_tree import value_net as vn
+from zerosum.resolving import value_net as vn
 from zerosum.public_tree.analysis import node_values, path_reach, subtree
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.depth_limited import cut
+from zerosum.resolving.depth_limited import cut
 from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.policy import PublicPolicy

@@ -3,7 +3,7 @@ or, with ``--option depth=N``, solve the public tree's first N betting rounds ag
 continuations (depth-limited solving).
 
 The work is :func:`zerosum.solvers.resolve.resolve` and
-:func:`zerosum.public_tree.depth_limited.depth_limited_solve`; this module reads the ``--option``
+:func:`zerosum.resolving.depth_limited.depth_limited_solve`; this module reads the ``--option``
 keys, prints the combined profile's NashConv next to the blueprint's and saves the combined policy.
 """
 
@@ -24,7 +24,7 @@ DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (his
 DEPTH_OPTIONS = {"blueprint": None, "node": None, "method": None, "depth": None, "continuations": 1, "solver": "cfr+",
                  "bias": 5.0, "dtype": None, "leaf": "blueprint", "network": None, "samples": 4000, "seed": 0,
                  "agent": "single"}
-#: what -a resolve --option depth=N puts at the leaves (zerosum.public_tree.value_net for the last two)
+#: what -a resolve --option depth=N puts at the leaves (zerosum.resolving.value_net for the last two)
 LEAVES = ("blueprint", "exact", "network")
 
 
@@ -169,12 +169,12 @@ def load_resolve_state(path, meta: dict) -> list:
 def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, seed=None, unused=(), state_path=None,
                         resume_path=None) -> None:
     """``-a resolve`` on the public tree: with ``--option node=LABEL`` re-solving at that public node
-    (:mod:`zerosum.public_tree.resolve`, depth-limited with ``--option depth=N``), without it
-    depth-limited solving from the root (:mod:`zerosum.public_tree.depth_limited`); printed with the
+    (:mod:`zerosum.resolving.resolve`, depth-limited with ``--option depth=N``), without it
+    depth-limited solving from the root (:mod:`zerosum.resolving.depth_limited`); printed with the
     combined profile's exact NashConv.  ``--save-state`` / ``--resume`` (``state_path``,
     ``resume_path``) keep and resume the solves, as on the history tree (:func:`save_resolve_state`)."""
     from ..public_tree.compile import public_tree
-    from ..public_tree.depth_limited import depth_limited_solve
+    from ..resolving.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
     from ..solvers.capabilities import ALGORITHMS, names_with
     from ..solvers.rules import VARIANTS, finite
@@ -274,14 +274,14 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
 
 def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as_json: bool) -> None:
     """-a resolve --option depth=N --option leaf=exact|network: the cut game with DeepStack's leaf
-    values (:mod:`zerosum.public_tree.value_net`), each leaf then re-solved with CFR-D's gadget.
+    values (:mod:`zerosum.resolving.value_net`), each leaf then re-solved with CFR-D's gadget.
     ``--option network=FILE`` loads that network when the file exists (and no ``samples`` is given),
     else trains one and saves it there; ``given``: the options on the command line."""
     from pathlib import Path
 
     from ..public_tree.compile import public_tree
     from ..public_tree.passes import nash_conv_public
-    from ..public_tree.value_net import (
+    from ..resolving.value_net import (
         ValueNetwork,
         continual_resolving,
         exact_leaf_values,
@@ -386,7 +386,7 @@ def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias
                   states=None, state_path=None, resume_path=None, meta=None) -> None:
     """-a resolve --option node=LABEL on the public tree (see :func:`solve_depth_limited`)."""
     from ..public_tree.passes import nash_conv_public
-    from ..public_tree.resolve import METHODS, resolve_public
+    from ..resolving.resolve import METHODS, resolve_public
 
     method = str(opts.get("method", "resolve"))
     if method not in METHODS:

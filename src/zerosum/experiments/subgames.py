@@ -17,7 +17,7 @@
    game at the same compute (CFR iterations x histories solved), random play and CFR+ x 1,000
    (``--quick``: Kuhn, N = 5 and 20).
 5. ``zerosum experiment depth-limited`` (:func:`depth_limited`): depth-limited solving on the public tree
-   (:mod:`zerosum.public_tree.depth_limited`), Leduc and the limit hold'em turn subgame cut at the river.
+   (:mod:`zerosum.resolving.depth_limited`), Leduc and the limit hold'em turn subgame cut at the river.
 """
 
 from __future__ import annotations
@@ -314,14 +314,14 @@ QUICK_TURN = {"board": "Ks7d2c9h", "raises": 2, "range0": "AA,KQs,77,T9s,A5s", "
 
 def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(100, 300), quick: bool = False,
                   resolve_iterations: int = 100) -> Report:
-    """Depth-limited solving (:mod:`zerosum.public_tree.depth_limited`) on Leduc and the limit hold'em
+    """Depth-limited solving (:mod:`zerosum.resolving.depth_limited`) on Leduc and the limit hold'em
     turn subgame cut at the river: for each blueprint (DCFR x B on the whole tree), the first round
     solved by DCFR x N against one continuation (the blueprint's) and against four (multi-valued
     states), the combined profile's exact NashConv and seconds, beside DCFR on the whole tree for N
     iterations and for the depth-limited solve's time; on Leduc the same cut with DeepStack's leaf
-    values (:mod:`zerosum.public_tree.value_net`: a value network, and the subgames solved at each
+    values (:mod:`zerosum.resolving.value_net`: a value network, and the subgames solved at each
     call), each leaf then re-solved with CFR-D's gadget.  Then re-solving on the public tree
-    (:mod:`zerosum.public_tree.resolve`) of the same turn subgame's first blueprint: each method at
+    (:mod:`zerosum.resolving.resolve`) of the same turn subgame's first blueprint: each method at
     two rivers after check-check and at all of them at once (DCFR x ``resolve_iterations`` a
     subgame).  ``quick``: a narrow-range turn spot."""
     import time
@@ -329,7 +329,7 @@ def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(1
     from ..games import load_game
     from ..progress import counted
     from ..public_tree.compile import public_tree
-    from ..public_tree.depth_limited import depth_limited_solve
+    from ..resolving.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.solver import public_solver
     from ..solvers.rules import DCFR
@@ -401,7 +401,7 @@ def _public_resolve_table(tree, blueprint_iterations: int, iterations: int, limi
     from ..public_tree.form import CHANCE_NODE, DECISION
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.policy import PublicPolicy
-    from ..public_tree.resolve import resolve_public
+    from ..resolving.resolve import resolve_public
     from ..public_tree.solver import public_solver
     from ..solvers.rules import DCFR
 
@@ -448,7 +448,7 @@ def _leaf_values_table(iterations, quick: bool, advance):
     from ..public_tree.compile import public_tree
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.solver import public_solver
-    from ..public_tree.value_net import (
+    from ..resolving.value_net import (
         continual_resolving,
         exact_leaf_values,
         solve_with_leaf_values,

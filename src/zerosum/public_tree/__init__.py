@@ -11,18 +11,15 @@ private hands (the poker family and hold'em subgames), its builders and its pass
   (the terminals' hand-written vector loops, their plain twins and the ``ZEROSUM_SIMD=0`` switch);
 * the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
-  :mod:`.split` (the solver split at public chance over Ray workers), :mod:`.depth_limited` (the
-  tree cut after some rounds, solved against the blueprint's continuations below the cut),
-  :mod:`.resolve` (subgame re-solving at a public node: unsafe, CFR-D's gadget, max-margin, reach),
-  :mod:`.value_net` (DeepStack's leaf values: the subgames solved for the reaching ranges, or a
-  value network trained on such solves);
+  :mod:`.split` (the solver split at public chance over Ray workers); re-solving (depth-limited,
+  subgames, leaf values) is built on this package in :mod:`zerosum.resolving`;
 * what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
   grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
 
 May import: numpy, numba (and its llvmlite, for the intrinsics of :mod:`.simd` and :mod:`.kernels`), :mod:`zerosum.core`,
 :mod:`zerosum.poker` (the rules it builds from), :mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
-:mod:`.split` only), :mod:`zerosum.deep` and :mod:`zerosum.learning` (JAX, in :mod:`.value_net`'s
-training only), :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the command line.
+:mod:`.split` only), :mod:`zerosum.files`, :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the
+command line, nor :mod:`zerosum.resolving` (built on this package).
 """
 
 import os as _os

@@ -74,7 +74,7 @@ def find_node(tree: PublicTree, label: str) -> int:
         return tree.labels.index(label)
     except ValueError:
         pass
-    near = [lab for lab in tree.labels if tree.kind[tree.labels.index(lab)] == DECISION][:6]
+    near = [tree.labels[int(k)] for k in np.flatnonzero(tree.kind == DECISION)[:6]]
     iso = ("; this tree is suit-isomorphic (one deal per class of suit-alike cards): read a mirror deal's node "
            "on the whole tree, with the policy's on_full_tree") if tree.iso is not None else ""
     raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
@@ -82,7 +82,7 @@ def find_node(tree: PublicTree, label: str) -> int:
 
 
 # --- dense terminal matrices, one board at a time ------------------------------------------------
-class _Boards:
+class Boards:
     """W(i, j, b) (chance weight of the deal) and S(i, j, b) = W x showdown sign for player 0, as
     [n0 x n1] matrices per board id, made on first use (O(n^2) per board: an analysis, not a solver)."""
 
@@ -185,7 +185,7 @@ def check_size(tree: PublicTree, node: int, nodes: np.ndarray) -> None:
 
 
 def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | None = None, locked=None,
-                boards: _Boards | None = None) -> dict:
+                boards: Boards | None = None) -> dict:
     """Counterfactual values of every hand of both players at ``node`` under ``policy``.  With
     ``best_response=q``, player q takes the best action per hand at its nodes below (read only
     q's values then: the other player's are not against that response), except for the hands of
@@ -199,6 +199,12 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
     (:func:`numpy_node_values`: the kernels have no locked hands)."""
     if locked:
         return numpy_node_values(tree, policy, node, best_response, locked, boards)
+    recorded = getattr(policy, "recorded_values", None) if best_response is None else None
+    cfv = recorded(node) if recorded is not None else None
+    if cfv is not None:  # a solution file's root and its children: the values it records (no pass)
+        top = path_reach(tree, policy, node)
+        w, _ = (boards or Boards(tree)).get(int(tree.board[node]))
+        return {"cfv": cfv, "reach": top, "denominator": [w @ top[1], w.T @ top[0]]}
     from . import kernels
 
     inside = subtree_mask(tree, node)
@@ -207,7 +213,7 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
     src = _pass_sources(tree, policy, inside)
     cfv = [_pass_values(tree, src, node, p, top,
                         kernels.BEST_RESPONSE if best_response == p else kernels.EXPECT) for p in (0, 1)]
-    w, _ = (boards or _Boards(tree)).get(int(tree.board[node]))
+    w, _ = (boards or Boards(tree)).get(int(tree.board[node]))
     den = [w @ top[1], w.T @ top[0]]
     return {"cfv": cfv, "reach": top, "denominator": den}
 
@@ -314,7 +320,7 @@ def _pass_values(tree: PublicTree, src: list[np.ndarray], node: int, p: int, top
 
 
 def numpy_node_values(tree: PublicTree, policy, node: int = 0, best_response: int | None = None, locked=None,
-                boards: _Boards | None = None) -> dict:
+                boards: Boards | None = None) -> dict:
     """:func:`node_values` in NumPy (the reference the tests check the compiled pass against, and
     the pass of a best response with locked hands): one pass down (reach vectors), terminals per
     board (matrix products), one pass up, with [nodes x hands] arrays for the whole subtree.  With
@@ -322,7 +328,7 @@ def numpy_node_values(tree: PublicTree, policy, node: int = 0, best_response: in
     q's values then: the other player's are not against that response), except for the hands of
     ``locked[node]`` (a bool [hands] mask), which follow the policy there.  Returns ``cfv`` (two
     vectors), ``reach`` (two vectors at ``node``) and ``denominator`` (D of the module docstring)."""
-    boards = boards or _Boards(tree)
+    boards = boards or Boards(tree)
     nodes = subtree(tree, node)
     check_size(tree, node, nodes)
     pos = {int(n): k for k, n in enumerate(nodes)}

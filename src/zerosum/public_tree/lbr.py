@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ZerosumError
-from .analysis import _Boards, best_response_value, check_size, game_value, subtree
+from .analysis import Boards, best_response_value, check_size, game_value, subtree
 from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
 
 
@@ -74,7 +74,7 @@ def lbr_values(tree: PublicTree, policy, player: int) -> tuple[float, np.ndarray
     # terminals: LBR's counterfactual value per hand, one product per board
     passive = np.zeros((n_nodes, n[q]))  # LBR checks/calls below the node
     term = np.flatnonzero(kind >= FOLD)
-    boards = _Boards(tree)
+    boards = Boards(tree)
     for b in np.unique(tree.board[term]):
         ks = term[tree.board[term] == b]
         w, s = boards.get(int(b))

@@ -245,6 +245,16 @@ class SavedPolicy(PublicPolicy):
         self.evaluation = reader.header.get("evaluation")
         self._blocks: dict = {}
         self._probs = None
+        self._recorded = None
+
+    def recorded_values(self, node: int) -> list[np.ndarray] | None:
+        """Both players' counterfactual values at ``node`` as the file records them (the root and
+        its children: :func:`~zerosum.public_tree.solution_file.record_values`, what
+        :func:`~zerosum.public_tree.analysis.node_values` computes there), or None."""
+        if self._recorded is None:
+            self._recorded = self.reader.recorded_values(self.tree.n_hands)
+        found = self._recorded.get(int(node))
+        return None if found is None else [v.copy() for v in found]
 
     def _block(self, p: int, k: int) -> np.ndarray:
         found = self._blocks.get((p, k))

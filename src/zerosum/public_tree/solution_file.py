@@ -43,6 +43,7 @@ import io
 import json
 import zipfile
 import zlib
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -63,6 +64,9 @@ ENCODINGS = ("uint16", "float32")
 _TREE_MEMBERS = ("kind", "player", "parent", "n_children")
 #: the modules whose classes a stored tree may name (its dataclasses: the tree, its terminals)
 _MODULES = ("zerosum.public_tree.",)
+#: a stored tuple of more lines than this is read as :class:`Lines` (its text kept, each line made
+#: when asked), a shorter one as a tuple
+LAZY_LINES = 4096
 
 
 def is_solution_file(path) -> bool:
@@ -146,6 +150,9 @@ def _encode(value, name: str, members: dict):
         if not all(isinstance(k, str) for k in value):
             raise _NotStorable(name)
         return {"dict": {k: _encode(v, f"{name}{k}/", members) for k, v in value.items()}}
+    if isinstance(value, Lines):
+        members[name.rstrip("/") + ".txt"] = value.data
+        return {"lines": name.rstrip("/") + ".txt", "words": value.words, "n": len(value)}
     if isinstance(value, (tuple, list)):
         text = _lines(value)
         if text is not None:
@@ -166,6 +173,93 @@ def _lines(value) -> str | None:
     return None
 
 
+class Lines(Sequence):
+    """A stored tuple of strings (``words``: of tuples of words) kept as its UTF-8 text, one item a
+    line, each made when asked: a flop's million public labels take their 22 MB of text and a
+    4-byte start per line rather than 80 MB of Python strings.  It reads as the tuple it stands
+    for (indexing, ``len``, iteration, ``in``, ``index``, ``==`` with a tuple); :meth:`index` finds
+    a line by one search of the text."""
+
+    def __init__(self, data: bytes, words: bool = False):
+        self.data = bytes(data)
+        self.words = bool(words)
+        if self.data:
+            raw = np.frombuffer(self.data, dtype=np.uint8)
+            kind = np.int32 if len(raw) < 2 ** 31 - 1 else np.int64
+            step = 1 << 22  # (a few MB of temporaries at a time)
+            ends = [(np.flatnonzero(raw[k:k + step] == 10) + (k + 1)).astype(kind) for k in range(0, len(raw), step)]
+            # line k: bytes starts[k] .. starts[k + 1] - 2 (the last line's end as if it had a newline)
+            self.starts = np.concatenate([np.zeros(1, dtype=kind), *ends, np.array([len(raw) + 1], dtype=kind)])
+        else:
+            self.starts = np.zeros(1, dtype=np.int32)
+        self._shared: dict = {}  # words: equal lines share one tuple
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def _item(self, line: bytes):
+        text = line.decode("utf-8")
+        if not self.words:
+            return text
+        found = self._shared.get(text)
+        if found is None:
+            found = self._shared[text] = tuple(text.split(" ")) if text else ()
+        return found
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return tuple(self[i] for i in range(*k.indices(len(self))))
+        k = int(k)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError("line index out of range")
+        return self._item(self.data[int(self.starts[k]):int(self.starts[k + 1]) - 1])
+
+    def __iter__(self):
+        if not len(self):
+            return iter(())
+        return (self._item(x) for x in self.data.split(b"\n"))
+
+    def index(self, value, start: int = 0, stop: int | None = None) -> int:
+        """The first line equal to ``value`` (a search of the text, no string per line)."""
+        if start or stop is not None:
+            return super().index(value, start, len(self) if stop is None else stop)
+        key = (" ".join(value) if self.words and isinstance(value, tuple) else value)
+        if not isinstance(key, str) or "\n" in key:
+            raise ValueError(f"{value!r} is not in the lines")
+        b = key.encode("utf-8")
+        d = self.data
+        if d.startswith(b + b"\n") or d == b:
+            return 0
+        at = d.find(b"\n" + b + b"\n")
+        if at < 0:
+            at = len(d) - len(b) - 1 if d.endswith(b"\n" + b) else -1
+        if at < 0:
+            raise ValueError(f"{value!r} is not in the lines")
+        return int(np.searchsorted(self.starts, at + 1))
+
+    def __contains__(self, value) -> bool:
+        try:
+            self.index(value)
+        except ValueError:
+            return False
+        return True
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Lines):
+            return self.words == other.words and self.data == other.data
+        if isinstance(other, (tuple, list)):
+            return len(other) == len(self) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Lines({len(self)} lines)"
+
+
 def _decode(layout, reader: SolutionReader):
     import importlib
 
@@ -176,6 +270,11 @@ def _decode(layout, reader: SolutionReader):
     if "npy" in layout:
         return reader.array(layout["npy"], ndim=None)
     if "lines" in layout:
+        if int(layout["n"]) > LAZY_LINES:  # (a flop's million labels: 22 MB of text, not 80 MB of strings)
+            lines = Lines(reader.member(layout["lines"]), bool(layout["words"]))
+            if len(lines) != layout["n"]:
+                raise ValueError("lines")
+            return lines
         text = reader.text(layout["lines"])
         lines = text.split("\n") if layout["n"] else []
         if len(lines) != layout["n"]:
@@ -225,6 +324,7 @@ def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True
               "n_nodes": int(tree.n_nodes), "infoset_actions": [int(x) for x in tree.infoset_actions()],
               "hands": [list(tree.hand_labels[0]), list(tree.hand_labels[1])], "blocks": plans,
               "evaluation": evaluation}
+    values = record_values(tree, stored, encoding) if evaluate else None
     members: dict = {}
     try:
         layout = _encode(tree, "tree/", members)
@@ -234,6 +334,9 @@ def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True
         members = {f"tree/{name}.npy": np.asarray(getattr(tree, name)) for name in _TREE_MEMBERS}
         layout = None
     header["tree"] = layout
+    if values is not None:
+        header["values"] = {"nodes": values[0], "cfv": [f"values/{p}.npy" for p in (0, 1)]}
+        members.update({f"values/{p}.npy": values[1][p] for p in (0, 1)})
 
     def write(tmp):
         with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=level) as z:
@@ -247,6 +350,46 @@ def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True
 
     write_atomic(path, write)
     return header
+
+
+class _StoredTables:
+    """The tables of the stored probabilities as a reader gives them (the path's reach at save)."""
+
+    def __init__(self, tree: PublicTree, stored):
+        self.tree, self.stored = tree, stored
+
+    def table(self, node: int) -> np.ndarray:
+        t = self.tree
+        p = int(t.player[node])
+        n, o, na = t.n_hands[p], int(t.offset[node]), int(t.n_children[node])
+        return decode(self.stored[p][o:o + na * n]).reshape(na, n)
+
+
+def record_values(tree: PublicTree, stored, encoding: str):
+    """(nodes, [cfv of player 0 [k, n0], of player 1 [k, n1]]) at the root and its children (the
+    nodes whose subtree is most of the tree): the counterfactual values the analysis of
+    ``evaluate --node`` computes there (:func:`~zerosum.public_tree.analysis.node_values`, both
+    players' EXPECT passes from the node on the probabilities as stored), so that reading them
+    takes no pass; None where the analysis would refuse every one of them (too much work)."""
+    from . import kernels
+    from .analysis import _pass_values, check_work, path_reach, subtree_mask
+
+    src = stored if encoding == "uint16" else [decode(s) for s in stored]
+    tables = _StoredTables(tree, stored)
+    nodes, cfv = [], ([], [])
+    first, count = int(tree.first_child[0]), int(tree.n_children[0])
+    for node in [0, *range(first, first + count)] if count else [0]:
+        try:
+            check_work(tree, node, subtree_mask(tree, node))
+        except ZerosumError:
+            continue
+        top = path_reach(tree, tables, node)
+        for p in (0, 1):
+            cfv[p].append(_pass_values(tree, src, node, p, top, kernels.EXPECT))
+        nodes.append(int(node))
+    if not nodes:
+        return None
+    return nodes, [np.array(cfv[p], dtype=np.float64).reshape(len(nodes), tree.n_hands[p]) for p in (0, 1)]
 
 
 def decode(block: np.ndarray) -> np.ndarray:
@@ -309,6 +452,10 @@ class SolutionReader:
             raise ZerosumError(f"{self.source}: member {name} is not what the header says (damaged file?)")
         return a
 
+    def member(self, name: str) -> bytes:
+        """The raw bytes of member ``name``."""
+        return self._read(name)
+
     def text(self, name: str) -> str:
         try:
             return self._read(name).decode("utf-8")
@@ -335,6 +482,21 @@ class SolutionReader:
                 or np.any(tree.first_child.astype(np.int64) + tree.n_children > n)):
             raise ZerosumError(f"{self.source}: the stored public tree is damaged")
         return tree
+
+    def recorded_values(self, n_hands) -> dict:
+        """{node: [cfv of player 0, of player 1]} the file records (:func:`record_values`; empty
+        where it records none), checked for their shapes."""
+        rec = self.header.get("values")
+        if not rec:
+            return {}
+        try:
+            nodes = [int(n) for n in rec["nodes"]]
+            cfv = [self.array(str(rec["cfv"][p]), np.dtype(np.float64), len(nodes), ndim=2) for p in (0, 1)]
+        except (KeyError, TypeError, IndexError, ValueError):
+            raise ZerosumError(f"{self.source}: the header of the solution file is damaged") from None
+        if any(cfv[p].shape[1] != n_hands[p] for p in (0, 1)) or any(not 0 <= n < self.header["n_nodes"] for n in nodes):
+            raise ZerosumError(f"{self.source}: the recorded values are not what the header says (damaged file?)")
+        return {n: [cfv[0][k], cfv[1][k]] for k, n in enumerate(nodes)}
 
     def block(self, p: int, k: int) -> np.ndarray:
         return self.array(f"p{p}/{k:06d}.npy", np.dtype(self.header["encoding"]), self.sizes[p][k])

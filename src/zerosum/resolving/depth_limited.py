@@ -35,7 +35,7 @@ the whole tree, whose exact NashConv comes from the depth-first pass
 
 The truncated pass is plain NumPy over [hands] vectors (a cut turn subgame has a few dozen public
 nodes): per iteration and player, one product per leaf and continuation, one per terminal above the
-cut (dense [n0 x n1] matrices of the board: :class:`~zerosum.public_tree.analysis._Boards`).  Memory is
+cut (dense [n0 x n1] matrices of the board: :class:`~zerosum.public_tree.analysis.Boards`).  Memory is
 the leaf matrices: leaves x K' x n0 x n1 x 8 bytes (K' = 1 + the K - 1 biased continuations of the
 player being solved against), checked against :func:`zerosum.core.memory.memory_limit` before any is
 built.
@@ -54,12 +54,12 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
+from ..public_tree.analysis import Boards
+from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
+from ..public_tree.passes import is_raked
+from ..public_tree.terminals import SWEEP
 from ..solvers.capabilities import require, require_apart
 from ..solvers.rules import CFRPlus, Variant, apply_regret_rule, check_variant
-from .analysis import _Boards
-from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
-from .passes import is_raked
-from .terminals import SWEEP
 
 #: continuation names, in the order ``continuations=K`` takes them
 CONTINUATIONS = ("blueprint", "fold", "call", "raise")
@@ -76,7 +76,7 @@ def cut(tree: PublicTree, depth: int | None, root: int = 0) -> tuple[np.ndarray,
     """The nodes kept below ``root`` (itself included, ascending: parents first) and the leaves among
     them (the chance nodes that open round ``depth + 1`` counted from ``root``; none when ``depth`` is
     None: the whole subtree)."""
-    from .analysis import subtree
+    from ..public_tree.analysis import subtree
 
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ZerosumError(f"depth counts the betting rounds solved before the cut and must be an integer >= 1, "
@@ -147,9 +147,9 @@ class _Matrices:
 
     def __init__(self, tree: PublicTree):
         self.tree = tree
-        self.boards = _Boards(tree)
+        self.boards = Boards(tree)
         t = tree.terminals
-        if t.kind == SWEEP:  # per board, each hand's strength (-1: not live), as _Boards reads it
+        if t.kind == SWEEP:  # per board, each hand's strength (-1: not live), as Boards reads it
             self.strength = {}
             n = len(t.cards)  # (the sweep's shared list; each player's hands are its window of it)
             w0, w1 = tree.hand_window(0), tree.hand_window(1)
@@ -164,7 +164,7 @@ class _Matrices:
             self.apart = ~self.boards.share[np.ix_(w0, w1)]  # the two hands share no card
 
     def subtree(self, leaf: int) -> np.ndarray:
-        from .analysis import subtree
+        from ..public_tree.analysis import subtree
 
         return subtree(self.tree, leaf)
 
@@ -272,7 +272,7 @@ class TruncatedGame:
                 f = int(t.first_child[n])
                 self.kids[n] = list(range(f, f + int(t.n_children[n])))
         self.decisions = [n for n in self.nodes.tolist() if t.kind[n] == DECISION]
-        self.boards = _Boards(t)
+        self.boards = Boards(t)
         self.terminal_groups = {}
         for n in self.nodes.tolist():
             if t.kind[n] >= FOLD:
@@ -280,9 +280,11 @@ class TruncatedGame:
 
     @property
     def n_continuations(self) -> int:
+        """The most continuations a leaf offers its chooser (1 where leaves have a value function)."""
         return max((len(leaf.matrices) for leaf in self.leaves.values()), default=1)
 
     def nbytes(self) -> int:
+        """The leaves' value matrices, in bytes."""
         return sum(m.nbytes for leaf in self.leaves.values() for m in leaf.matrices)
 
     @classmethod
@@ -293,6 +295,7 @@ class TruncatedGame:
         return cls(tree, nodes, {int(n): _Leaf(int(n), [], -1, function) for n in leaves}, -1, root=root, top=top)
 
     def sizes(self) -> dict:
+        """The cut tree's sizes (nodes, leaves, decision nodes, continuations, matrix bytes, hands)."""
         t = self.tree
         return {"public_nodes": len(self.nodes), "leaves": len(self.leaves),
                 "decision_nodes": len(self.decisions), "continuations": self.n_continuations,
@@ -525,6 +528,7 @@ class TruncatedSolver:
             apply_regret_rule(self.gate, np.where(g.mask, u - q @ u, 0.0), rule)
 
     def iterate(self, n: int = 1) -> None:
+        """``n`` iterations of the variant on the cut tree (each player's pass in turn)."""
         t0 = time.perf_counter()
         v = self.variant
         for _ in range(n):
@@ -615,13 +619,14 @@ class TruncatedSolver:
         return {n: _matched(self.average[n]) for n in self.game.decisions}
 
     def average_choice(self) -> dict:
+        """The leaves' choosers' average mixes over their continuations, per leaf node."""
         return {n: _matched(self.average[n]) for n in self.game.leaves if n in self.average}
 
 
 def combined(blueprint, strategies: dict, players=(0, 1)):
     """The blueprint with each of ``players``' decision nodes in ``strategies`` replaced: a
     :class:`~zerosum.public_tree.policy.PublicPolicy` of the whole tree."""
-    from .policy import PublicPolicy
+    from ..public_tree.policy import PublicPolicy
 
     tree = blueprint.tree
     probs = [np.array(p, dtype=np.float64) for p in blueprint.probs]
@@ -645,6 +650,7 @@ class DepthLimitedResult:
     states: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
+        """The run's sizes and times, as ``--json`` reports them."""
         g = self.games[0]
         return {"depth_limited": {**g.sizes(), "solves": len(self.games), "iterations": self.iterations,
                                   "build_s": self.build_s, "solve_s": self.solve_s}}

@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ZerosumError
+from ..public_tree.analysis import find_node, node_values, path_reach
+from ..public_tree.form import DECISION, FOLD, PublicTree
 from ..solvers.rules import Variant
-from .analysis import find_node, node_values, path_reach
 from .depth_limited import BIAS, Gadget, TruncatedSolver, combined, default_dtype, truncate
-from .form import DECISION, FOLD, PublicTree
 
 METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 
@@ -82,10 +82,11 @@ class PublicResolved:
     solves: list  # per solve: {players, mode, public_nodes, leaves, min_margin}
     build_s: float
     solve_s: float
-    #: each solve's state (:meth:`~zerosum.public_tree.depth_limited.TruncatedSolver.state_dict`)
+    #: each solve's state (:meth:`~zerosum.resolving.depth_limited.TruncatedSolver.state_dict`)
     states: list = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict:
+        """The re-solve's node, method, sizes and times, as ``--json`` reports them."""
         return {"node": self.label, "method": self.method, "iterations": self.iterations, "depth": self.depth,
                 "continuations": self.continuations, "subgames": self.solves, "build_s": self.build_s,
                 "solve_s": self.solve_s}

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ZerosumError
-from .analysis import node_values, path_reach, subtree
+from ..public_tree.analysis import node_values, path_reach, subtree
+from ..public_tree.form import DECISION, PublicTree, assemble
+from ..public_tree.terminals import SWEEP
 from .depth_limited import TruncatedGame, TruncatedSolver, combined, cut
-from .form import DECISION, PublicTree, assemble
-from .terminals import SWEEP
 
 #: DCFR iterations of each subgame solve (targets and the exact-leaf version)
 SUBGAME_ITERATIONS = 300
@@ -65,7 +65,7 @@ def subgame_values(tree: PublicTree, node: int, r0, r1, iterations: int = SUBGAM
     values against the other's average: at an equilibrium, the values of the hands it plays), and
     that policy (on :func:`leaf_tree`'s tree)."""
     from ..solvers.rules import DCFR
-    from .solver import PublicTreeSolver
+    from ..public_tree.solver import PublicTreeSolver
 
     if not (np.any(r0 > 0) and np.any(r1 > 0)):  # nobody reaches it: nothing to solve, no value
         return np.zeros(tree.n_hands[0]), np.zeros(tree.n_hands[1]), None
@@ -224,7 +224,7 @@ def solve_with_leaf_values(tree: PublicTree, depth: int, function, iterations: i
     ``finish_iterations`` each.  The result is a profile of the whole tree."""
     from ..solvers.rules import DCFR
     from .depth_limited import Gadget
-    from .policy import PublicPolicy
+    from ..public_tree.policy import PublicPolicy
 
     variant = variant or DCFR()
     calls = [0]
@@ -308,7 +308,7 @@ def continual_resolving(tree: PublicTree, function, iterations: int = 100, varia
     4,000-subgame network 0.220 / 0.099 / 0.077 (1, 3, 10 s)."""
     from ..solvers.rules import DCFR
     from .depth_limited import CHANCE_NODE, Gadget
-    from .policy import PublicPolicy
+    from ..public_tree.policy import PublicPolicy
 
     variant = variant or DCFR()
     t0 = time.perf_counter()
