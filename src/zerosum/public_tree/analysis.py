@@ -57,10 +57,10 @@ CATEGORIES = ("straight flush", "quads", "full house", "flush", "straight", "set
 
 
 def as_policy(tree: PublicTree, profile):
-    """A :class:`~zerosum.public_tree.policy.PublicPolicy` from a policy, or a solver's average."""
-    from .policy import PublicPolicy
-
-    if isinstance(profile, PublicPolicy):
+    """A :class:`~zerosum.public_tree.policy.PublicPolicy` from a policy, or a solver's average.
+    (Known by its class's module and name, not imported: the policy module imports the solution
+    file's, which records values computed here.)"""
+    if any(c.__module__ == "zerosum.public_tree.policy" and c.__name__ == "PublicPolicy" for c in type(profile).__mro__):
         return profile
     if hasattr(profile, "average_policy"):
         return profile.average_policy()
@@ -210,9 +210,9 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
     inside = subtree_mask(tree, node)
     check_work(tree, node, inside)
     top = path_reach(tree, policy, node)
-    src = _pass_sources(tree, policy, inside)
+    src, offset = _pass_sources(tree, policy, inside)
     cfv = [_pass_values(tree, src, node, p, top,
-                        kernels.BEST_RESPONSE if best_response == p else kernels.EXPECT) for p in (0, 1)]
+                        kernels.BEST_RESPONSE if best_response == p else kernels.EXPECT, offset) for p in (0, 1)]
     w, _ = (boards or Boards(tree)).get(int(tree.board[node]))
     den = [w @ top[1], w.T @ top[0]]
     return {"cfv": cfv, "reach": top, "denominator": den}
@@ -276,34 +276,47 @@ def _workspace(tree: PublicTree):
     return ws
 
 
-def _pass_sources(tree: PublicTree, policy, inside: np.ndarray) -> list[np.ndarray]:
+def _pass_sources(tree: PublicTree, policy, inside: np.ndarray) -> tuple[list[np.ndarray], np.ndarray | None]:
     """The arrays the pass reads each player's strategy from (normalized per node and hand as it
-    reads them: probabilities read unchanged).  A policy read from a ``uint16`` solution file
+    reads them: probabilities read unchanged), and the node offsets into them (None: the tree's).
+    A policy read from a ``uint16`` solution file
     (:class:`~zerosum.public_tree.policy.SavedPolicy`, its probabilities not all read): its
-    16-bit entries themselves, from only the blocks holding a decision node of the subtree (2
-    bytes an entry, the rest of the array zeros never written, so no memory; the pass divides
+    16-bit entries themselves, the tables of the subtree's decision nodes only, one after the
+    other in node order (2 bytes an entry; each block holding one inflated in turn), with their
+    offsets in a node array of zeros elsewhere (the pass reads no other node's; the pass divides
     each entry by the node's total, 65535, as the file's reader does); any other policy: its
-    float64 probabilities."""
+    float64 probabilities and the tree's offsets."""
+    from itertools import pairwise
+
     reader = getattr(policy, "reader", None)
     if reader is None or getattr(policy, "_probs", None) is not None or reader.header.get("encoding") != "uint16":
-        return [np.asarray(policy.probs[p], dtype=np.float64) for p in (0, 1)]
+        return [np.asarray(policy.probs[p], dtype=np.float64) for p in (0, 1)], None
+    offset = np.zeros(tree.n_nodes, dtype=np.int64)  # (pages of zeros: only the subtree's are written)
     out = []
-    for p, size in enumerate(tree.infoset_actions()):
-        codes = np.zeros(size, dtype=np.uint16)
+    for p in (0, 1):
         nodes = np.flatnonzero(inside & (tree.kind == DECISION) & (tree.player == p))
-        blocks = np.unique(np.searchsorted(reader.starts[p], nodes, side="right") - 1) if len(nodes) else []
-        for k in np.asarray(blocks, dtype=np.int64).tolist():
-            first = reader.firsts[p][k]
+        sizes = tree.n_children[nodes].astype(np.int64) * tree.n_hands[p]
+        local = np.cumsum(sizes) - sizes
+        offset[nodes] = local
+        codes = np.empty(int(sizes.sum()), dtype=np.uint16)
+        blocks = np.searchsorted(reader.starts[p], nodes, side="right") - 1
+        cuts = [0, *(np.flatnonzero(np.diff(blocks)) + 1).tolist(), len(nodes)] if len(nodes) else [0]
+        for lo, hi in pairwise(cuts):  # the subtree's nodes in block k, in node order
+            k = int(blocks[lo])
             block = reader.block(p, k)
-            codes[first:first + len(block)] = block
+            s = sizes[lo:hi]
+            o = tree.offset[nodes[lo:hi]] - reader.firsts[p][k]
+            total = int(s.sum())
+            codes[local[lo]:local[lo] + total] = block[np.repeat(o - (np.cumsum(s) - s), s) + np.arange(total)]
         out.append(codes)
-    return out
+    return out, offset
 
 
 def _pass_values(tree: PublicTree, src: list[np.ndarray], node: int, p: int, top: list[np.ndarray],
-                 mode: int) -> np.ndarray:
+                 mode: int, offset: np.ndarray | None = None) -> np.ndarray:
     """Player p's counterfactual values at ``node``: the depth-first pass from ``node``
-    (``Cut(n0=node)``), the reach ``top`` in row 0 of its vectors per depth."""
+    (``Cut(n0=node)``), the reach ``top`` in row 0 of its vectors per depth; ``offset``: where
+    each node's table starts in ``src`` (None: the tree's offsets)."""
     from . import kernels
     from .arrays import Cut, Sums, pass_step
 
@@ -314,8 +327,11 @@ def _pass_values(tree: PublicTree, src: list[np.ndarray], node: int, p: int, top
     sc.opp[0, :n_o] = top[1 - p]
     ranges = ws.ranges
     sums = Sums(ranges[p], ranges[1 - p], src[p], src[1 - p], ws.empty, src[p], ws.no_scales, ws.no_sample)
-    kernels.dfs_from(*ws.args, pass_step(p, mode), sums, sc, ws.cs, Cut(int(node), 0, ws.no_sample, ws.no_cut,
-                                                                          ws.no_cut))
+    nodes, term = ws.args
+    if offset is not None:
+        nodes = nodes._replace(offset=offset)
+    kernels.dfs_from(nodes, term, pass_step(p, mode), sums, sc, ws.cs, Cut(int(node), 0, ws.no_sample, ws.no_cut,
+                                                                            ws.no_cut))
     return sc.val[0, :n_p].astype(np.float64, copy=True)
 
 

@@ -9,7 +9,7 @@ the first member, ``zerosum-solution.json``), whatever the file is called.  Memb
     "float32", "n_nodes": N, "infoset_actions": [A0, A1], "hands": [[labels of player 0], [of 1]],
     "blocks": [[[first node, first offset, entries], ...] of player 0, [...] of player 1],
     "evaluation": {"value": ..., "best_response_values": [..., ...], "nash_conv": ...} or null,
-    "tree": LAYOUT or null}``.  The game id rebuilds the game; ``evaluation`` is what
+    "tree": LAYOUT or null[, "values": ...]}``.  The game id rebuilds the game; ``evaluation`` is what
     :func:`~zerosum.public_tree.passes.nash_conv_public` gave on the probabilities as stored, when
     the file was written; ``tree`` spells out the public tree the policy was solved on.
 ``tree/...`` (the members ``LAYOUT`` names)
@@ -19,9 +19,16 @@ the first member, ``zerosum-solution.json``), whatever the file is called.  Memb
     ``tree/parent.npy``, ``tree/terminals/order.npy``, ...), ``{"lines": member, "words": bool,
     "n": count}`` (a tuple of strings, one a line: ``tree/labels.txt``; or of tuples of words:
     ``tree/action_labels.txt``), ``{"tuple": [LAYOUT, ...]}``, ``{"dict": {key: LAYOUT}}`` or
-    ``{"json": value}``.  A reader whose classes have other fields builds the tree from the game
+    ``{"json": value}``; a tuple of more than :data:`LAZY_LINES` lines is read as
+    :class:`Lines` (its text, each line made when asked).  A reader whose classes have other fields builds the tree from the game
     instead; ``tree/kind.npy``, ``tree/player.npy``, ``tree/parent.npy`` and
     ``tree/n_children.npy`` are always there (the check that a built tree is the file's).
+``values/0.npy``, ``values/1.npy`` (where the header has ``"values": {"nodes": [...], "cfv":
+[member of player 0, of player 1]}``)
+    float64 [nodes x hands]: each player's counterfactual values at the root and its children,
+    what :func:`~zerosum.public_tree.analysis.node_values` computes there on the probabilities as
+    stored (:func:`record_values`, when the file is written with its evaluation), so that
+    ``evaluate --node`` at those nodes runs no pass; a file without them is read as before.
 ``p{P}/{K:06d}.npy`` (P = 0, 1; K = 0, 1, ...)
     block K of player P's probabilities: the entries ``first offset`` to ``first offset +
     entries`` of the player's flat array (each decision node of P, in node order, an [action x
@@ -175,27 +182,57 @@ def _lines(value) -> str | None:
 
 class Lines(Sequence):
     """A stored tuple of strings (``words``: of tuples of words) kept as its UTF-8 text, one item a
-    line, each made when asked: a flop's million public labels take their 22 MB of text and a
-    4-byte start per line rather than 80 MB of Python strings.  It reads as the tuple it stands
-    for (indexing, ``len``, iteration, ``in``, ``index``, ``==`` with a tuple); :meth:`index` finds
-    a line by one search of the text."""
+    line, each made when asked: a flop's million public labels take their 22 MB of text rather
+    than 80 MB of Python strings.  It reads as the tuple it stands for (indexing, ``len``,
+    iteration, ``in``, ``index``, ``==`` with a tuple).  :meth:`index` finds a line by one search
+    of the text; the first few lines asked for by number are found by a scan of the text, and
+    past :data:`SCANS` of them a start per line (4 bytes each) is kept."""
+
+    #: lines found by a scan before the starts of all lines are kept
+    SCANS = 16
+    #: bytes of text per step of a scan (its temporaries)
+    STEP = 1 << 22
 
     def __init__(self, data: bytes, words: bool = False):
         self.data = bytes(data)
         self.words = bool(words)
-        if self.data:
-            raw = np.frombuffer(self.data, dtype=np.uint8)
-            kind = np.int32 if len(raw) < 2 ** 31 - 1 else np.int64
-            step = 1 << 22  # (a few MB of temporaries at a time)
-            ends = [(np.flatnonzero(raw[k:k + step] == 10) + (k + 1)).astype(kind) for k in range(0, len(raw), step)]
-            # line k: bytes starts[k] .. starts[k + 1] - 2 (the last line's end as if it had a newline)
-            self.starts = np.concatenate([np.zeros(1, dtype=kind), *ends, np.array([len(raw) + 1], dtype=kind)])
-        else:
-            self.starts = np.zeros(1, dtype=np.int32)
+        self._n = self.data.count(b"\n") + 1 if self.data else 0
+        self._starts = None  # line k: bytes starts[k] .. starts[k + 1] - 2
+        self._known: dict = {}  # line -> (start, end) found by index() or a scan
         self._shared: dict = {}  # words: equal lines share one tuple
 
     def __len__(self) -> int:
-        return len(self.starts) - 1
+        return self._n
+
+    def _newlines(self):
+        """The positions of the newlines, :data:`STEP` bytes of text at a time."""
+        raw = np.frombuffer(self.data, dtype=np.uint8)
+        kind = np.int32 if len(raw) < 2 ** 31 - 1 else np.int64
+        for k in range(0, len(raw), self.STEP):
+            yield (np.flatnonzero(raw[k:k + self.STEP] == 10) + k).astype(kind)
+
+    def _span(self, k: int) -> tuple[int, int]:
+        found = self._known.get(k)
+        if found is not None:
+            return found
+        if self._starts is None and len(self._known) >= self.SCANS:
+            ends = list(self._newlines())
+            kind = ends[0].dtype if ends else np.int32
+            self._starts = np.concatenate([np.zeros(1, dtype=kind), *(e + 1 for e in ends),
+                                           np.array([len(self.data) + 1], dtype=kind)])
+        if self._starts is not None:
+            return int(self._starts[k]), int(self._starts[k + 1]) - 1
+        seen = 0  # newlines before this step's
+        start, end = 0, len(self.data)  # after newline k - 1, up to newline k
+        for ends in self._newlines():
+            if 0 <= k - 1 - seen < len(ends):
+                start = int(ends[k - 1 - seen]) + 1
+            if k - seen < len(ends):
+                end = int(ends[k - seen])
+                break
+            seen += len(ends)
+        self._known[k] = (start, end)
+        return start, end
 
     def _item(self, line: bytes):
         text = line.decode("utf-8")
@@ -214,7 +251,8 @@ class Lines(Sequence):
             k += len(self)
         if not 0 <= k < len(self):
             raise IndexError("line index out of range")
-        return self._item(self.data[int(self.starts[k]):int(self.starts[k + 1]) - 1])
+        start, end = self._span(k)
+        return self._item(self.data[start:end])
 
     def __iter__(self):
         if not len(self):
@@ -230,14 +268,19 @@ class Lines(Sequence):
             raise ValueError(f"{value!r} is not in the lines")
         b = key.encode("utf-8")
         d = self.data
-        if d.startswith(b + b"\n") or d == b:
-            return 0
-        at = d.find(b"\n" + b + b"\n")
-        if at < 0:
-            at = len(d) - len(b) - 1 if d.endswith(b"\n" + b) else -1
-        if at < 0:
+        if not d:
             raise ValueError(f"{value!r} is not in the lines")
-        return int(np.searchsorted(self.starts, at + 1))
+        if d.startswith(b + b"\n") or d == b:
+            at = 0
+        else:
+            at = d.find(b"\n" + b + b"\n") + 1
+            if not at:
+                at = len(d) - len(b) if d.endswith(b"\n" + b) else 0
+            if not at:
+                raise ValueError(f"{value!r} is not in the lines")
+        k = d.count(b"\n", 0, at)
+        self._known[k] = (at, at + len(b))
+        return k
 
     def __contains__(self, value) -> bool:
         try:
@@ -362,7 +405,8 @@ class _StoredTables:
         t = self.tree
         p = int(t.player[node])
         n, o, na = t.n_hands[p], int(t.offset[node]), int(t.n_children[node])
-        return decode(self.stored[p][o:o + na * n]).reshape(na, n)
+        table = self.stored[p][o:o + na * n]  # decode's figures (a node's table, not a whole array)
+        return (table / float(SCALE) if table.dtype == np.uint16 else table.astype(np.float64)).reshape(na, n)
 
 
 def record_values(tree: PublicTree, stored, encoding: str):
