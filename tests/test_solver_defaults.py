@@ -73,12 +73,12 @@ def test_help_lists_psro_tol_default():
 
 
 def test_holdem_defaults_to_dcfr_and_other_games_to_cfr_plus():
-    """hold'em's default is the variant measured fastest on the example turn (DCFR: 90 iterations to
-    0.5 % of the pot against CFR+'s 140); the other games keep CFR+."""
+    """hold'em's default is the variant measured fastest over the hold'em spots (DCFR with its
+    average restarted at the powers of 4: docs/lp-and-variants.md); the other games keep CFR+."""
     spot = ["--param", "board=Ks7d2c9h", "--param", "range0=AA,KK", "--param", "range1=QQ,AK", "--param", "raises=1"]
     r = _invoke("solve", "holdem", *spot, "-n", "3", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["algorithm"] == "dcfr"
     r = _invoke("solve", "kuhn", "-n", "3", "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["algorithm"] == "cfr+"
-    assert "dcfr for holdem" in " ".join(_invoke("solve", "--help").output.split())
+    assert "for holdem dcfr with --option restart=4" in " ".join(_invoke("solve", "--help").output.split())
