@@ -187,3 +187,32 @@ def test_evaluate_node_of_a_raked_solution_weighs_to_both_values(tmp_path):
         e = np.array([0.0 if x is None else x for x in q["ev"]])
         assert (w @ e) / w.sum() == pytest.approx(values[p], abs=1e-6)
     assert values[0] + values[1] < -0.1
+
+
+def test_evaluate_of_a_raked_policy_reports_both_values(tmp_path):
+    """zerosum evaluate on a saved raked policy: both players' values and the expected rake, the
+    solve's to the file's precision; the gains' NashConv, not the zero-sum one."""
+    import json
+
+    from click.testing import CliRunner
+
+    from zerosum.cli import cli
+
+    params = sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []) + ["--param", "rake=0.05"]
+    saved = tmp_path / "raked.json"
+    solved = CliRunner().invoke(cli, ["solve", "holdem", *params, "-n", "60", "--save", str(saved), "--json"])
+    assert solved.exit_code == 0, solved.output
+    s = json.loads(solved.stdout)
+    r = CliRunner().invoke(cli, ["evaluate", "holdem", str(saved), "--json"])
+    assert r.exit_code == 0, r.output
+    e = json.loads(r.stdout)
+    assert e["values"] == pytest.approx(s["values"], abs=1e-6)
+    assert e["expected_rake"] == pytest.approx(s["expected_rake"], abs=1e-6)
+    br0, br1 = e["best_response_values"]
+    assert e["nash_conv"] == pytest.approx(br0 - e["values"][0] + br1 - e["values"][1], abs=1e-9)
+    text = CliRunner().invoke(cli, ["evaluate", "holdem", str(saved)])
+    assert "value to player 1 (raked)" in text.output
+    plain = tmp_path / "plain.json"
+    assert CliRunner().invoke(cli, ["solve", "holdem", *sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []),
+                                    "-n", "20", "--save", str(plain)]).exit_code == 0
+    assert "values" not in json.loads(CliRunner().invoke(cli, ["evaluate", "holdem", str(plain), "--json"]).stdout)

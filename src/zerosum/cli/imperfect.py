@@ -878,6 +878,9 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
     c = console()
     c.print(f"{g.id}, policy {policy_file}", markup=False)
     c.print(f"  value to player 0:                  {_fixed(ev.value, 6)}")
+    if ev.values is not None:  # a raked game: not zero-sum
+        c.print(f"  value to player 1 (raked):          {_fixed(ev.values[1], 6)}; the rake "
+                f"{_fixed(-sum(ev.values), 6)} a hand")
     c.print(f"  best-response values (p0, p1):      {_fixed(ev.best_response_values[0], 6)}, "
             f"{_fixed(ev.best_response_values[1], 6)}")
     c.print(f"  NashConv (sum of BR gains):         {_fixed(ev.nash_conv, 6)}")

@@ -372,7 +372,9 @@ def evaluate_public(game, policy_file, form: str | None, recorded: bool = False)
     else:  # the kernels' passes run on a tree built here, never on one read from a file
         ev = load_public_policy(game, policy_file).evaluate()
     nc = ev["nash_conv"]
-    return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2)
+    raked = getattr(game, "rake", None) is not None and ev.get("values") is not None  # general-sum
+    return Evaluation(ev["value"], tuple(ev["best_response_values"]), nc, nc / 2,
+                      tuple(ev["values"]) if raked else None)
 
 
 #: the policy last read by load_public_policy: (path, size, mtime, game id) -> policy (``evaluate

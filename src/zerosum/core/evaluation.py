@@ -25,11 +25,17 @@ class Evaluation:
     best_response_values: tuple[float, float]  # what each player gets by best-responding
     nash_conv: float
     exploitability: float
+    #: both players' values where the game is not zero-sum (a raked hold'em game), else None
+    values: tuple[float, float] | None = None
 
     def to_dict(self) -> dict:
-        """The fields as a plain dict (the JSON of ``zerosum evaluate``)."""
-        return {"value": self.value, "best_response_values": list(self.best_response_values),
-                "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+        """The fields as a plain dict (the JSON of ``zerosum evaluate``; a raked game's adds
+        ``values`` and ``expected_rake``, minus their sum)."""
+        out = {"value": self.value, "best_response_values": list(self.best_response_values),
+               "nash_conv": self.nash_conv, "exploitability": self.exploitability}
+        if self.values is not None:
+            out.update(values=list(self.values), expected_rake=-sum(self.values))
+        return out
 
 
 def _plans(game, policy: TabularPolicy):
