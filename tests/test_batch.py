@@ -450,3 +450,122 @@ def test_save_solutions_writes_each_flops_whole_solution(tmp_path):
     left = run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, save_solutions=True, limit=0)
     assert left["already_done"] == 0 and left["left"] == 1
     assert run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, limit=0)["already_done"] == 1  # without: done
+
+
+# --- the root's EV by hand, by class and by action ------------------------------------------------------
+def _solved(flop, isomorphism, iterations=20):
+    from zerosum.batch.run import DCFR_OPTIONS
+    from zerosum.games import load_game
+    from zerosum.poker.spots import spot_params
+    from zerosum.public_tree.holdem_build import holdem_public_tree
+    from zerosum.public_tree.solver import default_dtype, public_solver
+
+    game = load_game("holdem", **spot_params({**TINY, "board": flop}))
+    tree = holdem_public_tree(game, isomorphism=isomorphism)
+    solver = public_solver("dcfr", tree, default_dtype(tree), **DCFR_OPTIONS)
+    rows = solver.run(iterations, [iterations])
+    return tree, solver.average_policy(), rows[-1]["value_average"]
+
+
+def test_the_roots_ev_by_hand_and_action_on_a_suit_isomorphic_tree():
+    """Ts9s8h (two-tone: its tree mirrors diamonds and clubs): the per-hand EVs of root_values weighted
+    by P(hand) give the game value, per action mixed by the root strategy give the hand's EV, and
+    they are node_analysis's (what evaluate --node runs) on a solve of the same flop without suit
+    isomorphism."""
+    import numpy as np
+
+    from zerosum.batch.run import root_values
+    from zerosum.public_tree.analysis import node_analysis
+
+    tree, policy, value = _solved("Ts9s8h", True)
+    assert tree.iso is not None
+    got = root_values(tree, policy)
+    prob, ev = got["probability"], got["ev"]
+    assert prob[0].sum() == pytest.approx(1.0, abs=1e-12) and prob[1].sum() == pytest.approx(1.0, abs=1e-12)
+    assert float(prob[0] @ np.nan_to_num(ev[0])) == pytest.approx(value, abs=1e-9)
+    assert float(prob[1] @ np.nan_to_num(ev[1])) == pytest.approx(-value, abs=1e-9)
+    held = prob[0] > 0
+    assert np.allclose((got["strategy"] * got["action_ev"]).sum(axis=0)[held], ev[0][held], atol=1e-9, rtol=0)
+    full, full_policy, full_value = _solved("Ts9s8h", False)
+    assert full.iso is None and full_value == pytest.approx(value, abs=1e-9)
+    report = node_analysis(full, full_policy, "::", with_equity=False)
+    for p in (0, 1):
+        entry = report["players"][p]
+        index = [list(tree.hand_labels[p]).index(h) for h in entry["hands"]]
+        assert np.allclose(entry["ev"], ev[p][index], atol=1e-6, rtol=0, equal_nan=True)
+    child = node_analysis(full, full_policy, "::b5", with_equity=False)["players"][0]  # the bet's EV per hand
+    index = [list(tree.hand_labels[0]).index(h) for h in child["hands"]]
+    assert np.allclose(child["ev"], got["action_ev"][1][index], atol=1e-6, rtol=0)
+
+
+def test_a_flop_file_holds_the_roots_ev_by_class_and_action(whole):
+    from zerosum.batch import read_results
+
+    folder, _ = whole
+    for r in read_results(folder):
+        classes = r["classes"]
+        assert sum(c["weight"] * c["ev"] for c in classes.values()) == pytest.approx(r["value"], abs=1e-9)
+        assert sum(c["weight"] * c["ev"] for c in r["opponent_classes"].values()) == pytest.approx(-r["value"], abs=1e-9)
+        for a in r["actions"]:
+            assert sum(c["weight"] * c["action_ev"][a] for c in classes.values()) == pytest.approx(r["action_ev"][a],
+                                                                                                abs=1e-9)
+        for c in classes.values():  # a class that plays one action: its EV is that action's
+            for a, f in c["frequencies"].items():
+                if f > 1 - 1e-12:
+                    assert c["ev"] == pytest.approx(c["action_ev"][a], abs=1e-9)
+
+
+def test_the_report_s_class_table_is_the_weighted_mean_of_the_flops(whole):
+    from zerosum.batch import aggregate, read_results
+
+    folder, _ = whole
+    results = read_results(folder)
+    table = aggregate(results)["classes"]
+    assert next(iter(table)) == "AA" and "JTs" in table
+    w = sum(r["weight"] for r in results)
+    for name in ("AA", "AKo", "JTs"):
+        held = [r for r in results if name in r["classes"]]
+        mass = sum(r["weight"] * r["classes"][name]["weight"] for r in held)
+        assert table[name]["weight"] == pytest.approx(mass / w, abs=1e-12)
+        ev = sum(r["weight"] * r["classes"][name]["weight"] * r["classes"][name]["ev"] for r in held) / mass
+        assert table[name]["ev"] == pytest.approx(ev, abs=1e-12)
+        bet = sum(r["weight"] * r["classes"][name]["weight"] * r["classes"][name]["action_ev"]["b5"] for r in held) / mass
+        assert table[name]["action_ev"]["b5"] == pytest.approx(bet, abs=1e-12)
+    assert sum(c["weight"] * c["ev"] for c in table.values()) == pytest.approx(aggregate(results)["total"]["ev"],
+                                                                              abs=1e-9)
+
+
+def test_evaluate_node_on_a_suit_isomorphic_flops_saved_solution(tmp_path):
+    """A two-tone flop's .zsp (saved on the whole tree) read by zerosum evaluate --node '::': its
+    per-hand EVs are root_values' on the saved (16-bit) strategy, and its class EVs the flop file's
+    to 1e-4 (the file's are the float64 solve's)."""
+    import json
+
+    import numpy as np
+    from click.testing import CliRunner
+
+    from zerosum.batch import run_batch
+    from zerosum.batch.run import root_values
+    from zerosum.cli import cli
+    from zerosum.games import load_game
+    from zerosum.poker.spots import spot_params
+    from zerosum.public_tree.policy import open_solution
+
+    folder = tmp_path / "saved"
+    run_batch(TINY, "Ts9s8h", TARGET, folder, workers=1, save_solutions=True)
+    result = json.loads((folder / "Ts9s8h.json").read_text())
+    spot = tmp_path / "Ts9s8h.json"
+    spot.write_text(json.dumps({**TINY, "board": "Ts9s8h"}))
+    out = CliRunner().invoke(cli, ["evaluate", "holdem", str(folder / "Ts9s8h.zsp"), "--spot", str(spot),
+                                   "--node", "::", "--json"])
+    assert out.exit_code == 0, out.output
+    node = json.loads(out.stdout)["node"]
+    saved = open_solution(folder / "Ts9s8h.zsp", game=load_game("holdem", **spot_params({**TINY, "board": "Ts9s8h"})))
+    mine = root_values(saved.tree, saved)
+    for p in (0, 1):
+        entry = node["players"][p]
+        index = [list(saved.tree.hand_labels[p]).index(h) for h in entry["hands"]]
+        assert np.allclose(np.array(entry["ev"], dtype=float), mine["ev"][p][index], atol=1e-9, rtol=0)
+    grid = node["players"][0]["grid"]
+    for name, c in result["classes"].items():
+        assert grid["ev"][grid["classes"].index(name)] == pytest.approx(c["ev"], abs=1e-4)

@@ -6,7 +6,9 @@ number of the 22,100 flops its class stands for, or a random subset's stratum sh
 EV, the exploitability (% of the pot) and the iterations; the same by texture group
 (:func:`~zerosum.batch.flops.texture_group`).  :func:`write_csv` writes a row a flop and a last
 ``total`` row; :func:`plot` draws each flop's root action frequencies and EV, sorted within texture groups, and
-the heat map of :func:`heatmap_table` (bet frequency by high card x texture).
+the heat map of :func:`heatmap_table` (bet frequency by high card x texture).  :func:`class_table`
+is player 0's EV, frequencies and EV by action per 13x13 hand class over the flops, weighted the
+same way and by how often the class is held on each flop.
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ def _total(results, actions) -> dict:
 def aggregate(results) -> dict:
     """The weighted total of ``results`` (a folder or :func:`read_results`' list) and the same by
     texture group; ``rows``: one per flop (flop, weight, texture, group, frequencies, bet, ev,
-    exploitability_pct, iterations, seconds)."""
+    exploitability_pct, iterations, seconds); ``classes``: :func:`class_table`."""
     if isinstance(results, (str, Path)):
         results = read_results(results)
     results = list(results)
@@ -95,7 +97,49 @@ def aggregate(results) -> dict:
              "ev": r["ev"], "exploitability_pct": r["exploitability_pct"], "iterations": r["iterations"],
              "seconds": r["seconds"]["total"]} for r in results]
     return {"actions": actions, "player": 0, "pot": results[0]["pot"], "total": _total(results, actions),
-            "by_group": {g: _total(rs, actions) for g, rs in sorted(groups.items())}, "rows": rows}
+            "by_group": {g: _total(rs, actions) for g, rs in sorted(groups.items())}, "rows": rows,
+            "classes": class_table(results, actions)}
+
+
+def class_table(results, actions=None) -> dict:
+    """Player 0's root by 13x13 hand class over the flops, in the grid's order (classes held on
+    some flop): for class k, with w_f the flop's weight and p_f(k) the class's share of P(hand) on
+    flop f (its ``weight`` in the flop's ``classes``), ``weight`` = ``sum_f w_f p_f(k) / sum_f
+    w_f`` and each of ``ev``, ``frequencies`` and ``action_ev`` the mean ``sum_f w_f p_f(k) x_f(k)
+    / sum_f w_f p_f(k)`` (the class's EV over the flops, each flop counted by its frequency and
+    by how often the class is held there), with ``flops`` the number of flops holding it.  Only
+    the flops whose files hold the class EVs (version 2); ``{}`` if none does."""
+    from ..public_tree.analysis import grid_classes
+
+    results = [r for r in results if r.get("version", 1) >= 2 and "action_ev" in r]
+    if not results:
+        return {}
+    actions = actions or actions_of(results)
+    w = sum(float(r["weight"]) for r in results)
+    sums: dict[str, dict] = {}
+    for r in results:
+        for name, c in r["classes"].items():
+            m = float(r["weight"]) * c["weight"]
+            e = sums.setdefault(name, {"mass": 0.0, "flops": 0, "ev": 0.0, "frequencies": dict.fromkeys(actions, 0.0),
+                                       "action_ev": dict.fromkeys(actions, 0.0), "ev_mass": dict.fromkeys(actions, 0.0)})
+            e["mass"] += m
+            e["flops"] += 1
+            e["ev"] += m * c["ev"]
+            for a in actions:
+                e["frequencies"][a] += m * c["frequencies"].get(a, 0.0)
+                if a in c["action_ev"]:  # an action the flop's root has
+                    e["action_ev"][a] += m * c["action_ev"][a]
+                    e["ev_mass"][a] += m
+    out = {}
+    for name in (k for row in grid_classes() for k in row):
+        e = sums.get(name)
+        if e is None or e["mass"] <= 0:
+            continue
+        out[name] = {"weight": e["mass"] / w, "flops": e["flops"], "ev": e["ev"] / e["mass"],
+                     "frequencies": {a: v / e["mass"] for a, v in e["frequencies"].items()},
+                     "action_ev": {a: e["action_ev"][a] / e["ev_mass"][a] if e["ev_mass"][a] > 0 else None
+                                   for a in actions}}
+    return out
 
 
 def write_csv(report: dict, path) -> None:

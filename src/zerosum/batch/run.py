@@ -34,7 +34,7 @@ from ..errors import ZerosumError
 from .flops import FlopClass, canonical, flop_set, texture
 
 FORMAT = "zerosum.batch-flop"
-VERSION = 1
+VERSION = 2  # 2: the root's EVs by class and by action (2026-12-06)
 MANIFEST = "batch.json"
 #: the solver a batch runs (zerosum solve holdem's default) and how often it checks the target
 ALGORITHM, CHECK_EVERY, MAX_ITERATIONS = "dcfr", 10, 1000
@@ -201,11 +201,64 @@ def parse_target(target) -> float:
     return value
 
 
-def _root_report(tree, policy) -> dict:
-    """Player 0's root: each action's frequency (the hands weighted by P(hand) = range x the
-    opponent's range that shares no card with it), and the same by 13x13 class."""
+def root_values(tree, policy) -> dict:
+    """Per hand at the root (player 0's decision before any card), from the solver's own
+    depth-first pass (:func:`zerosum.public_tree.analysis.node_values`, EXPECT, both players) at
+    each root child: ``ev`` (two vectors: each player's EV in net chips given the hand, cfv / D
+    as in :mod:`zerosum.public_tree.analysis`; NaN where the hand cannot be held), ``action_ev``
+    ([actions x player 0's hands]: player 0's EV had the hand taken that action, then followed
+    the strategy: the action's child's counterfactual value / D; ``ev[0]`` is its mix by the
+    root strategy), ``probability`` (two vectors, P(hand) = reach x D, summing to 1: the root is
+    reached) and ``strategy`` (the root's [actions x hands]).  The root's hands are the whole
+    ranges on a suit-isomorphic tree too (its mirrors are deals below chance), so this reads the
+    tree a batch solves; the cost is one iteration's two passes."""
+    from ..public_tree.analysis import Boards, node_values
+    from ..public_tree.form import DECISION
+
+    if int(tree.kind[0]) != DECISION or int(tree.player[0]) != 0:
+        raise ZerosumError("a batch's root is player 0's decision")
+    boards = Boards(tree)
+    strategy = np.asarray(policy.table(0), dtype=np.float64)  # [actions x hands]
+    first, count = int(tree.first_child[0]), int(tree.n_children[0])
+    kids = [node_values(tree, policy, c, boards=boards) for c in range(first, first + count)]
+    reach = [np.asarray(tree.ranges[p], dtype=np.float64) for p in (0, 1)]
+    w, _ = boards.get(int(tree.board[0]))
+    den = [w @ reach[1], w.T @ reach[0]]  # D at the root (= at its children: player 1 has not acted)
+    cfv_a = np.array([k["cfv"][0] for k in kids])  # player 0's value of each action, per hand
+    # the root's values: player 0's mixes its actions by the strategy; player 1's sums the children
+    # (each child's reach holds player 0's probability of that action)
+    cfv = [(strategy * cfv_a).sum(axis=0), np.sum([k["cfv"][1] for k in kids], axis=0)]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ev = [np.where(d > 0, c / np.where(d > 0, d, 1.0), np.nan) for c, d in zip(cfv, den)]
+        action_ev = np.where(den[0] > 0, cfv_a / np.where(den[0] > 0, den[0], 1.0), np.nan)
+    return {"ev": ev, "action_ev": action_ev, "probability": [r * d for r, d in zip(reach, den)],
+            "cfv": cfv, "strategy": strategy}
+
+
+def _by_class(labels, prob: np.ndarray, values: dict) -> dict:
+    """Per 13x13 class held (P(hand) > 0): ``weight`` (its share of P(hand)) and the P(hand)-weighted
+    mean of each of ``values`` (name: [hands] or [k x hands] with a list of k names)."""
     from ..public_tree.analysis import hand_class
 
+    total = prob.sum()
+    out: dict[str, dict] = {}
+    sums: dict[str, list] = {}
+    for i in np.flatnonzero(prob > 0):
+        name = hand_class(labels[i])
+        entry = sums.setdefault(name, [0.0, {k: 0.0 for k in values}])
+        entry[0] += float(prob[i])
+        for k, v in values.items():
+            entry[1][k] = entry[1][k] + v[..., i] * prob[i]
+    for name, (weight, s) in sums.items():
+        out[name] = {"weight": weight / total, **{k: v / weight for k, v in s.items()}}
+    return out
+
+
+def _root_report(tree, policy) -> dict:
+    """Player 0's root: each action's frequency (the hands weighted by P(hand) = range x the
+    opponent's range that shares no card with it), and the same by 13x13 class; the EVs of
+    :func:`root_values` by class (player 0: overall and by action; player 1: overall) and player
+    0's by action over the whole range (each P(hand)-weighted)."""
     table = np.asarray(policy.table(0), dtype=np.float64)  # [actions x hands]
     r0, r1 = (np.asarray(tree.ranges[p], dtype=np.float64) for p in (0, 1))
     c0, c1 = tree.hand_cards(0), tree.hand_cards(1)
@@ -215,22 +268,25 @@ def _root_report(tree, policy) -> dict:
     prob = prob / prob.sum()
     actions = list(tree.action_labels[0])
     freq = table @ prob
-    classes: dict[str, dict] = {}
-    for i in np.flatnonzero(prob > 0):
-        name = hand_class(tree.hand_labels[0][i])
-        entry = classes.setdefault(name, {"weight": 0.0, "sums": np.zeros(len(actions))})
-        entry["weight"] += float(prob[i])
-        entry["sums"] += table[:, i] * prob[i]
-    by_class = {name: {"weight": e["weight"], "frequencies": dict(zip(actions, (e["sums"] / e["weight"]).tolist()))}
+    values = root_values(tree, policy)
+    ev0 = np.nan_to_num(values["ev"][0])  # NaN only where P(hand) = 0, which no mean reads
+    act0 = np.nan_to_num(values["action_ev"])
+    classes = _by_class(tree.hand_labels[0], prob, {"strategy": table, "ev": ev0, "action_ev": act0})
+    by_class = {name: {"weight": e["weight"], "frequencies": dict(zip(actions, e["strategy"].tolist())),
+                       "ev": float(e["ev"]), "action_ev": dict(zip(actions, e["action_ev"].tolist()))}
                 for name, e in classes.items()}
-    return {"actions": actions, "frequencies": dict(zip(actions, freq.tolist())), "classes": by_class}
+    p1 = values["probability"][1]
+    opponent = _by_class(tree.hand_labels[1], p1 / p1.sum(), {"ev": np.nan_to_num(values["ev"][1])})
+    return {"actions": actions, "frequencies": dict(zip(actions, freq.tolist())), "classes": by_class,
+            "action_ev": dict(zip(actions, (act0 @ prob).tolist())),
+            "opponent_classes": {name: {"weight": e["weight"], "ev": float(e["ev"])} for name, e in opponent.items()}}
 
 
 def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM, check_every: int = CHECK_EVERY,
                max_iterations: int = MAX_ITERATIONS, save_solution: bool = False) -> dict:
     """The template ``spot`` solved on ``flop`` to ``target`` % of the pot (see the module
     docstring); the result dict written to the results folder, less the set's ``weight``.
-    ``save_solution``: also the whole average strategy as a ``.zsp`` solution file's bytes
+    ``save_solution``: also the whole average strategy (on the whole tree) as a ``.zsp`` solution file's bytes
     (``"_solution"``, which :func:`run_batch` writes beside the result: a Ray task returns it, so
     a cluster's workers need no shared folder)."""
     from ..games import load_game
@@ -262,7 +318,9 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
 
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / "solution.zsp"
-            average.save(path)
+            # on the whole tree, as zerosum solve holdem --save writes it (what evaluate --spot builds)
+            whole = average if tree.iso is None else average.on_full_tree(holdem_public_tree(game, isomorphism=False))
+            whole.save(path)
             extra["_solution"] = path.read_bytes()
     t3 = time.perf_counter()
     return {**extra, "format": FORMAT, "version": VERSION, "flop": canonical(flop), "board": flop,
@@ -274,7 +332,8 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
             "reached": last["nash_conv_average"] <= goal, "iterations": solver.iteration, "algorithm": algorithm,
             "dtype": solver.dtype, "public_nodes": tree.n_nodes,
             "seconds": {"build": t1 - t0, "solve": t2 - t1, "report": t3 - t2, "total": t3 - t0},
-            "classes": root["classes"]}
+            "classes": root["classes"], "action_ev": root["action_ev"],
+            "opponent_classes": root["opponent_classes"]}
 
 
 def _count(flop: str) -> int:

@@ -106,6 +106,16 @@ def report(folder, csv_path, plot_path, as_json):
         click.echo(f"{label:<8} {t['weight']:8.1f} {name if name != 'total' else 'weighted':<22}" +
                    "".join(f" {t['frequencies'][a]:7.3f}" for a in actions) +
                    f" {t['ev']:8.3f} {t['exploitability_pct']:7.3f} {t['iterations']:6.0f}")
+    if rep["classes"]:
+        click.echo("\nplayer 0 at the root by hand class, over the flops (each weighted by its flop weight x how often "
+                   "the class is held there): share of the range, frequencies, EV, EV by action (chips)")
+        click.echo(f"{'class':<8} {'weight':>8} {'flops':>5}" + "".join(f" {a:>7}" for a in actions) +
+                   f" {'EV':>8}" + "".join(f" {'EV ' + a:>8}" for a in actions))
+        for name, c in rep["classes"].items():
+            click.echo(f"{name:<8} {c['weight']:8.4f} {c['flops']:5d}" +
+                       "".join(f" {c['frequencies'][a]:7.3f}" for a in actions) + f" {c['ev']:8.3f}" +
+                       "".join(f" {c['action_ev'][a]:8.3f}" if c["action_ev"][a] is not None else f" {'-':>8}"
+                               for a in actions))
     for what, path in (("CSV", csv_path), ("plot", plot_path)):
         if path:
             click.echo(f"{what}: {path}")
