@@ -569,3 +569,48 @@ def test_evaluate_node_on_a_suit_isomorphic_flops_saved_solution(tmp_path):
     grid = node["players"][0]["grid"]
     for name, c in result["classes"].items():
         assert grid["ev"][grid["classes"].index(name)] == pytest.approx(c["ev"], abs=1e-4)
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_that_had_finished(batch_files, ray_local, tmp_path):
+    """One Ray worker killed (SIGKILL) once flops have finished: the batch still ends with every
+    flop, Ray running the lost worker's task again; the files finished before the kill are
+    untouched (not solved again); the report is the plain loop's."""
+    import os
+    import signal
+    import threading
+    import time
+
+    psutil = pytest.importorskip("psutil", reason="finding Ray's worker processes needs psutil (Ray's dependency)")
+
+    from zerosum.batch import aggregate, run_batch
+
+    root, spot, _ = batch_files
+    flops = tmp_path / "six.txt"
+    flops.write_text("Qs7h2d\nTh9h8c\n6d6c3s\nKd8s4h\nJc5c2h\n9s9d4c\n")
+    out, done = tmp_path / "killed", {}
+
+    def run():
+        done["summary"] = run_batch(str(spot), str(flops), TARGET, out, workers=2, ray="auto")
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.time() + 120
+    while time.time() < deadline and len([p for p in out.glob("*.json") if p.name != "batch.json"]) < 2:
+        time.sleep(0.05)
+    before = {p.name: p.read_bytes() for p in out.glob("*.json") if p.name != "batch.json"}
+    assert len(before) >= 2, "no flop finished within two minutes"
+    titles = {}
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        title = " ".join(proc.info["cmdline"] or [])
+        if title.startswith("ray::") and proc.info["pid"] != os.getpid():
+            titles[proc.info["pid"]] = title
+    busy = [pid for pid, title in titles.items() if "solve_flop" in title] or list(titles)
+    assert busy, "no Ray worker to kill"
+    os.kill(busy[0], signal.SIGKILL)  # (a task running there is lost with it)
+    thread.join(300)
+    assert not thread.is_alive() and done["summary"]["solved"] + done["summary"]["already_done"] == 6
+    after = {p.name: p.read_bytes() for p in out.glob("*.json") if p.name != "batch.json"}
+    assert len(after) == 6 and all(after[name] == data for name, data in before.items())
+    loop = run_batch(str(spot), str(flops), TARGET, tmp_path / "loop", workers=1)
+    assert loop["solved"] == 6
+    assert _strip(aggregate(out)) == _strip(aggregate(tmp_path / "loop"))
