@@ -151,6 +151,11 @@ def test_the_eta_follows_the_curve_towards_the_target_or_the_iteration_rate(clie
     assert basis == "iterations" and eta == pytest.approx(990.0)
     run.target, run.iterations = 0.001, 500
     assert run.eta() == (pytest.approx(40.0), "curve")  # capped by the iterations left
+    # a nearly flat curve (the average just restarted, or stalled): its extension to the target is
+    # past any float; the ETA is the iterations left, not an overflow (a 500 from the run's view)
+    run.curve = [{"iteration": x, "nash_conv_average": 2 * game.pot * (1.0 - 1e-9 * x), "exploitability_pot_pct": 100.0}
+                 for x in (10, 20, 30, 50, 100)]
+    assert run.eta() == (pytest.approx(40.0), "curve")
 
 
 @pytest.mark.parametrize("body, words", [

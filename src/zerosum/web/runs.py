@@ -381,7 +381,10 @@ class HoldemRun(Run):
                 slope = (math.log(y1) - math.log(y0)) / (math.log(x1) - math.log(x0))
                 goal = self.target * 2 * self.pot  # the target as NashConv
                 if slope < 0:
-                    x_goal = x1 * (goal / y1) ** (1 / slope) if y1 > goal else x1
+                    x_goal = x1
+                    if y1 > goal:  # (in logs: a nearly flat curve puts the target past any float)
+                        steps = math.log(goal / y1) / slope
+                        x_goal = x1 * math.exp(steps) if steps < 50 else math.inf
                     return min(left, max(x_goal - self.iteration, 0) / rate), "curve"
         return left, "iterations"
 
