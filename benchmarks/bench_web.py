@@ -125,7 +125,7 @@ def leak_check(n: int) -> list[dict]:
             {"measure": f"hold'em leak check: RSS after {n} runs made and deleted (MiB)", "value": round(end, 1)},
             {"measure": f"hold'em leak check: RSS growth over start-up after {n} runs (MiB; limit 100)",
              "value": round(end - start, 1)},
-            {"measure": f"hold'em leak check: runs the server still lists", "value": left}]
+            {"measure": "hold'em leak check: runs the server still lists", "value": left}]
 
 
 def _batch_folder(folder: Path, spot: dict, solution: Path) -> str:

@@ -584,7 +584,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_that_had_finished(batch_files, 
 
     from zerosum.batch import aggregate, run_batch
 
-    root, spot, _ = batch_files
+    _, spot, _ = batch_files
     flops = tmp_path / "six.txt"
     flops.write_text("Qs7h2d\nTh9h8c\n6d6c3s\nKd8s4h\nJc5c2h\n9s9d4c\n")
     out, done = tmp_path / "killed", {}

@@ -12,8 +12,8 @@ from zerosum import load_game
 from zerosum.core.compile import compile_game
 from zerosum.errors import ZerosumError
 from zerosum.public_tree.compile import public_tree
-from zerosum.resolving.depth_limited import TruncatedGame, TruncatedSolver
 from zerosum.public_tree.solver import public_solver
+from zerosum.resolving.depth_limited import TruncatedGame, TruncatedSolver
 from zerosum.solvers import SOLVERS
 from zerosum.solvers.rules import DCFR
 

@@ -14,8 +14,8 @@ from zerosum.core.evaluation import evaluate
 from zerosum.errors import ZerosumError
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import nash_conv_public
-from zerosum.resolving.resolve import METHODS, resolve_public
 from zerosum.public_tree.solver import public_solver
+from zerosum.resolving.resolve import METHODS, resolve_public
 from zerosum.solvers.resolve import resolve
 from zerosum.solvers.rules import DCFR, CFRPlus
 

@@ -12,15 +12,23 @@ import pytest
 
 from zerosum.core.game import CHANCE, TERMINAL
 from zerosum.errors import ZerosumError
-from zerosum.poker.strength import hand_strengths
 from zerosum.poker.holdem import HoldemGame
+from zerosum.poker.strength import hand_strengths
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import Workspace, is_raked, nash_conv_public
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
 
-RIVER = dict(board="Ks7d2c9h5s", pot=20, stack=30, range0="AA,KQs,76s,T8s", range1="KK,QQ,AK,98s,33",
-             betting="river bet=50%,a raise=a")
+RIVER = {"board": "Ks7d2c9h5s", "pot": 20, "stack": 30, "range0": "AA,KQs,76s,T8s", "range1": "KK,QQ,AK,98s,33",
+         "betting": "river bet=50%,a raise=a"}
+
+
+def _params(*pairs) -> list[str]:
+    """``--param K=V`` for each of ``pairs`` ("K=V")."""
+    return [word for pair in pairs for word in ("--param", pair)]
+
+
+RIVER_PARAMS = [f"{k}={v}" for k, v in RIVER.items()]
 
 
 def raked_payoffs(game, h, rate, cap):
@@ -110,10 +118,10 @@ def test_raked_solve_converges_and_rake_costs_both():
 
 
 @pytest.mark.parametrize("kwargs,message", [
-    (dict(rake=1.5), "a rate from 0 to 1"),
-    (dict(rake=0.05, rake_cap=0), "takes no rake at all"),
-    (dict(rake={"rate": 0.05, "cap": 3, "max": 2}), "rake takes rate and cap"),
-    (dict(rake="five"), "rake must be a rate"),
+    ({"rake": 1.5}, "a rate from 0 to 1"),
+    ({"rake": 0.05, "rake_cap": 0}, "takes no rake at all"),
+    ({"rake": {"rate": 0.05, "cap": 3, "max": 2}}, "rake takes rate and cap"),
+    ({"rake": "five"}, "rake must be a rate"),
 ])
 def test_bad_rake_is_one_line(kwargs, message):
     with pytest.raises(ZerosumError, match=message) as e:
@@ -139,7 +147,7 @@ def test_cli_raked_spot_reports_both_values(tmp_path):
     from zerosum.cli import cli
 
     params = [f"{k}={v}" for k, v in RIVER.items()] + ["rake=0.05", "rake_cap=3"]
-    args = ["solve", "holdem", *sum((["--param", p] for p in params), []), "-a", "dcfr", "-n", "200", "--target", "0.5%"]
+    args = ["solve", "holdem", *_params(*params), "-a", "dcfr", "-n", "200", "--target", "0.5%"]
     r = CliRunner().invoke(cli, args + ["--json"])
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
@@ -174,7 +182,7 @@ def test_evaluate_node_of_a_raked_solution_weighs_to_both_values(tmp_path):
 
     from zerosum.cli import cli
 
-    params = sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []) + ["--param", "rake=0.05"]
+    params = _params(*RIVER_PARAMS) + ["--param", "rake=0.05"]
     saved = tmp_path / "raked.json"
     r = CliRunner().invoke(cli, ["solve", "holdem", *params, "-n", "100", "--save", str(saved), "--json"])
     assert r.exit_code == 0, r.output
@@ -198,7 +206,7 @@ def test_evaluate_of_a_raked_policy_reports_both_values(tmp_path):
 
     from zerosum.cli import cli
 
-    params = sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []) + ["--param", "rake=0.05"]
+    params = _params(*RIVER_PARAMS) + ["--param", "rake=0.05"]
     saved = tmp_path / "raked.json"
     solved = CliRunner().invoke(cli, ["solve", "holdem", *params, "-n", "60", "--save", str(saved), "--json"])
     assert solved.exit_code == 0, solved.output
@@ -213,6 +221,6 @@ def test_evaluate_of_a_raked_policy_reports_both_values(tmp_path):
     text = CliRunner().invoke(cli, ["evaluate", "holdem", str(saved)])
     assert "value to player 1 (raked)" in text.output
     plain = tmp_path / "plain.json"
-    assert CliRunner().invoke(cli, ["solve", "holdem", *sum((["--param", f"{k}={v}"] for k, v in RIVER.items()), []),
+    assert CliRunner().invoke(cli, ["solve", "holdem", *_params(*RIVER_PARAMS),
                                     "-n", "20", "--save", str(plain)]).exit_code == 0
     assert "values" not in json.loads(CliRunner().invoke(cli, ["evaluate", "holdem", str(plain), "--json"]).stdout)

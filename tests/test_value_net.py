@@ -7,14 +7,14 @@ import pytest
 
 from zerosum import load_game
 from zerosum.errors import ZerosumError
-from zerosum.resolving import value_net as vn
 from zerosum.public_tree.analysis import node_values, path_reach, subtree
 from zerosum.public_tree.compile import public_tree
-from zerosum.resolving.depth_limited import cut
 from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
+from zerosum.resolving import value_net as vn
+from zerosum.resolving.depth_limited import cut
 
 
 @pytest.fixture(scope="module")

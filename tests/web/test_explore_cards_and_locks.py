@@ -14,7 +14,15 @@ import time
 import numpy as np
 import pytest
 from conftest import wait_for
-from test_holdem_explorer import FACING, TINY, _click_to, _get_json, _open_from_the_runs_table, _post_json, _viewport
+from test_holdem_explorer import (
+    FACING,
+    TINY,
+    _click_to,
+    _get_json,
+    _open_from_the_runs_table,
+    _post_json,
+    _viewport,
+)
 
 #: a turn spot with narrow ranges (~5,000 public nodes): 100 iterations take well under a second
 TURN = {"name": "tiny turn", "board": "Ks7d2c9h", "pot": 10, "stack": 100,

@@ -174,8 +174,8 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
     combined profile's exact NashConv.  ``--save-state`` / ``--resume`` (``state_path``,
     ``resume_path``) keep and resume the solves, as on the history tree (:func:`save_resolve_state`)."""
     from ..public_tree.compile import public_tree
-    from ..resolving.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
+    from ..resolving.depth_limited import depth_limited_solve
     from ..solvers.capabilities import ALGORITHMS, names_with
     from ..solvers.rules import VARIANTS, finite
     from .common import progress_bar

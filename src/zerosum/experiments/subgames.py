@@ -329,9 +329,9 @@ def depth_limited(plot=None, progress=False, blueprints=(10, 100), iterations=(1
     from ..games import load_game
     from ..progress import counted
     from ..public_tree.compile import public_tree
-    from ..resolving.depth_limited import depth_limited_solve
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.solver import public_solver
+    from ..resolving.depth_limited import depth_limited_solve
     from ..solvers.rules import DCFR
 
     if any(b < 1 for b in blueprints) or any(n < 1 for n in iterations):
@@ -401,8 +401,8 @@ def _public_resolve_table(tree, blueprint_iterations: int, iterations: int, limi
     from ..public_tree.form import CHANCE_NODE, DECISION
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.policy import PublicPolicy
-    from ..resolving.resolve import resolve_public
     from ..public_tree.solver import public_solver
+    from ..resolving.resolve import resolve_public
     from ..solvers.rules import DCFR
 
     s = public_solver("dcfr", tree)

@@ -64,8 +64,8 @@ def subgame_values(tree: PublicTree, node: int, r0, r1, iterations: int = SUBGAM
     entered with reaches r0 and r1 and solved by DCFR x ``iterations`` (each player's best-response
     values against the other's average: at an equilibrium, the values of the hands it plays), and
     that policy (on :func:`leaf_tree`'s tree)."""
-    from ..solvers.rules import DCFR
     from ..public_tree.solver import PublicTreeSolver
+    from ..solvers.rules import DCFR
 
     if not (np.any(r0 > 0) and np.any(r1 > 0)):  # nobody reaches it: nothing to solve, no value
         return np.zeros(tree.n_hands[0]), np.zeros(tree.n_hands[1]), None
@@ -222,9 +222,9 @@ def solve_with_leaf_values(tree: PublicTree, depth: int, function, iterations: i
     averaged over the iterations with the average strategy's weights (CFR-D: against the average
     strategy above the cut, those are the opponent's counterfactual values there); DCFR x
     ``finish_iterations`` each.  The result is a profile of the whole tree."""
+    from ..public_tree.policy import PublicPolicy
     from ..solvers.rules import DCFR
     from .depth_limited import Gadget
-    from ..public_tree.policy import PublicPolicy
 
     variant = variant or DCFR()
     calls = [0]
@@ -306,9 +306,9 @@ def continual_resolving(tree: PublicTree, function, iterations: int = 100, varia
     Both seats make a profile of the whole tree, whose NashConv is exact.  Leduc, DCFR x N per
     re-solve, 107 re-solves: exact leaves 0.231 / 0.056 / 0.022 (N = 30 / 100 / 300; 8, 25, 71 s), a
     4,000-subgame network 0.220 / 0.099 / 0.077 (1, 3, 10 s)."""
+    from ..public_tree.policy import PublicPolicy
     from ..solvers.rules import DCFR
     from .depth_limited import CHANCE_NODE, Gadget
-    from ..public_tree.policy import PublicPolicy
 
     variant = variant or DCFR()
     t0 = time.perf_counter()

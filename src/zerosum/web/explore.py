@@ -251,7 +251,7 @@ def _warm(store: PolicyStore, item: LoadedPolicy, jobs: list) -> None:
             return
         try:
             cached(item, what, label)
-        except Exception:  # noqa: BLE001 - a node the analysis refuses answers its error when clicked
+        except Exception:  # noqa: BLE001, S110 - a node the analysis refuses answers its error when clicked
             pass
     item.summary["warm"] = {"done": len(jobs), "total": len(jobs)}
 
