@@ -284,11 +284,16 @@ def test_phone_layout_fits_the_grid_and_the_plot(live_server, browser, screensho
         screenshot("explore-holdem-390x844")
         # the solve view's plot and its legend within the screen
         browser.find_element(By.CSS_SELECTOR, '#tabs button[data-view="solve"]').click()
-        plot = wait_for(browser, lambda b: b.find_element(By.CSS_SELECTOR, "#solve-plot-holdem svg.plot"), what="the plot")
-        rect = browser.execute_script("return arguments[0].getBoundingClientRect().toJSON()", plot)
+        # read in one script: the view redraws its plot as the runs list refreshes, so an element
+        # found in one call may be gone (stale) in the next
+        got = wait_for(browser, lambda b: b.execute_script(
+            "const s = document.querySelector('#solve-plot-holdem svg.plot');"
+            "const l = document.querySelector('#solve-plot-holdem .plot-legend');"
+            "return s && l ? {plot: s.getBoundingClientRect().toJSON(), legend_top: l.getBoundingClientRect().top,"
+            " names: s.querySelectorAll('text[fill]').length} : null"), what="the plot")
+        rect = got["plot"]
         assert rect["width"] <= width and rect["left"] >= 0 and rect["right"] <= width
-        legend = browser.find_element(By.CSS_SELECTOR, "#solve-plot-holdem .plot-legend")
-        assert legend.location["y"] >= rect["bottom"] - 1  # under the plot, not over the curves
-        assert not plot.find_elements(By.CSS_SELECTOR, "text[fill]")  # no run names drawn on it
+        assert got["legend_top"] >= rect["bottom"] - 1  # under the plot, not over the curves
+        assert got["names"] == 0  # no run names drawn on it
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
