@@ -10,7 +10,12 @@ import time
 import numpy as np
 
 from .. import kernels
-from ..arrays import NO_BATCHES, Cut, Sums, TerminalArrays, card_scratch, depth_scratch, pass_step
+from ..arrays import NO_BATCHES, Cut, Sums, TerminalArrays, TreeArrays, card_scratch, depth_scratch, pass_step
+
+
+def _writable(arrays: TreeArrays) -> TreeArrays:
+    """``arrays`` with every read-only member copied (the types of a one-process solve)."""
+    return TreeArrays(*(np.array(a) if isinstance(a, np.ndarray) and not a.flags.writeable else a for a in arrays))
 
 
 class SubtreeWorker:
@@ -39,7 +44,9 @@ class SubtreeWorker:
         self.dtype = np.dtype(dtype)
         self.regrets = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
         self.average = [[np.zeros(pc.size[q], dtype=self.dtype) for q in (0, 1)] for pc in pieces]
-        self.trees = [pc.arrays() for pc in pieces]
+        # the pieces' node arrays as well (a piece arrives read-only): a read-only array is another
+        # Numba type, which made every worker compile its own pass (minutes on two cores)
+        self.trees = [_writable(pc.arrays()) for pc in pieces]
         # (the sweep's scratch is laid out on its shared hand list, which may be longer than either's)
         width = max(*self.n_hands, terminal_args.cards.shape[0] if terminal_args.evaluator == 1 else 0)
         depth = max((pc.depth() for pc in pieces), default=1)
