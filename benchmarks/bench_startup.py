@@ -191,7 +191,7 @@ def _order(label: str) -> tuple:
         return (0, label)
     if label.startswith("import"):
         return (1, label)
-    if label.startswith("Numba") or label.startswith("kernel"):
+    if label.startswith(("Numba", "kernel")):
         return (2, label)
     return (3, next((i for i, p in enumerate(last) if label.startswith(p)), 0), label)
 
