@@ -11,7 +11,7 @@ module:
   about N s``, N from :data:`COMPILE_SECONDS` for the path of that first kernel;
 * counts the seconds spent compiling (:func:`compile_seconds`), so that the duration estimate of
   :mod:`.runs` times the iterations only;
-* loads a cached kernel without first refreshing Numba's registries (:func:`_load_without_refresh`).
+* makes Numba's start lighter (:mod:`.numba_start`: what a warm run does not use is not loaded).
 
 Both come from Numba's own compile events (``numba.core.event``, "numba:compile": triggered on
 a cache miss only, after the disk cache was tried), registered when Numba is first imported
@@ -114,36 +114,6 @@ def _register() -> None:
     _state["installed"] = True
 
 
-def _load_without_refresh() -> None:
-    """Numba's disk cache loads a kernel only after refreshing the target's registries (importing
-    every implementation module of Numba's: its typing templates, NumPy's and Python's lowerings,
-    the typed containers, jitclass ...) and initialising its runtime; a kernel loaded from the cache
-    is machine code already, and needs the runtime alone.  This makes the cache's load initialise
-    the runtime only: a warm one-iteration river solve skips about 0.14 s of CPU of its 0.57
-    (docs/benchmarks.md, "Start-up").  A kernel that is not in the cache compiles as before:
-    Numba's compiler refreshes the registries itself before it types anything
-    (``CompilerBase.__init__``), and its entry points (extensions) are loaded before any first
-    call.  Where Numba is laid out otherwise, nothing changes."""
-    from numba.core import caching
-    from numba.core.runtime import nrt
-
-    cache = caching.Cache
-    if getattr(cache.load_overload, "zerosum_light", False):
-        return
-    if not all(hasattr(cache, n) for n in ("_load_overload", "_guard_against_spurious_io_errors")) or \
-            not hasattr(nrt.rtsys, "initialize"):
-        return
-
-    def load_overload(self, sig, target_context):
-        nrt.rtsys.initialize(target_context)  # what refresh() did that a loaded kernel needs
-        with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
-
-    load_overload.zerosum_light = True
-    load_overload.__doc__ = cache.load_overload.__doc__
-    cache.load_overload = load_overload
-
-
 class _AfterNumbaImport:
     """A ``sys.meta_path`` finder that, when ``numba`` is first imported, lets the usual finders
     find it and registers the listener right after its module has run (so that importing zerosum's
@@ -166,11 +136,13 @@ class _AfterNumbaImport:
             def exec_module(module):
                 import contextlib
 
-                run(module)
+                from .numba_start import after_import, holding_back_yaml
+
+                with holding_back_yaml():
+                    run(module)
                 with contextlib.suppress(Exception):  # Numba changed: no notice, nothing broken
                     _register()
-                with contextlib.suppress(Exception):  # Numba changed: its own cache loads
-                    _load_without_refresh()
+                after_import()
 
             loader.exec_module = exec_module
             return spec
@@ -183,9 +155,10 @@ def install() -> None:
     if "numba" in sys.modules:
         import contextlib
 
+        from .numba_start import after_import
+
         with contextlib.suppress(Exception):
             _register()
-        with contextlib.suppress(Exception):
-            _load_without_refresh()
+        after_import()
     elif not any(isinstance(f, _AfterNumbaImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterNumbaImport())
