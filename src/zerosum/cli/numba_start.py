@@ -5,7 +5,8 @@ only what it uses (docs/benchmarks.md, "Start-up"):
   to read a ``.numba_config.yaml`` in the working folder; it gets a module that imports PyYAML on
   first use instead (:func:`after_import`), so such a file is still read;
 * a kernel loaded from Numba's cache without the registry refresh (:func:`_load_without_refresh`);
-* an array's Numba type without importing ``numpy.ma`` (:func:`_typeof_without_numpy_ma`).
+* an array's Numba type without importing ``numpy.ma`` (:func:`_typeof_without_numpy_ma`);
+* the cache folder checked once per folder, not once per kernel (:func:`_cache_folders_checked_once`).
 
 Each is the CLI process's only (installed by :mod:`.compiling` when Numba is first imported), and
 each leaves Numba as it was where Numba is laid out otherwise.
@@ -38,7 +39,7 @@ def holding_back_yaml():
 
 def after_import() -> None:
     """The changes made once Numba is imported, each on its own (one failing leaves the others)."""
-    for change in (_lazy_yaml, _load_without_refresh, _typeof_without_numpy_ma):
+    for change in (_lazy_yaml, _load_without_refresh, _typeof_without_numpy_ma, _cache_folders_checked_once):
         with contextlib.suppress(Exception):
             change()
 
@@ -116,3 +117,29 @@ def _typeof_without_numpy_ma() -> None:
 
     typeof_ndarray.zerosum_light = True
     typeof.typeof_impl.register(np.ndarray)(typeof_ndarray)
+
+
+def _cache_folders_checked_once() -> None:
+    """Each ``@njit(cache=True)`` function, as it is decorated (at its module's import), has its
+    cache's locator check that the cache folder (``__pycache__`` beside the source) exists and is
+    writable, by making a temporary file there: 86 times for the public tree's modules, for a
+    handful of folders.  The check is made once per folder and process now; a folder that fails
+    it is checked again each time, as before (the function then finds another locator)."""
+    from numba.core import caching
+
+    base = caching._CacheLocator
+    original = base.ensure_cache_path
+    if getattr(original, "zerosum_light", False):
+        return
+    checked: set = set()
+
+    def ensure_cache_path(self):
+        path = self.get_cache_path()
+        if path in checked:
+            return
+        original(self)
+        checked.add(path)
+
+    ensure_cache_path.zerosum_light = True
+    ensure_cache_path.__doc__ = original.__doc__
+    base.ensure_cache_path = ensure_cache_path
