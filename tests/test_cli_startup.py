@@ -156,3 +156,24 @@ def test_numba_imports_pyyaml_only_where_its_configuration_file_is(tmp_path):
                                 cwd=tmp_path)
     assert json.loads(configured.stdout.strip().splitlines()[-1]) == {"loaded_with_numba": True, "have": True,
                                                                       "parsed": {"a": 1}, "debug": True}
+
+
+FOLDER_CHECKS = r"""
+import json, sys, tempfile
+from zerosum.cli import compiling
+compiling.install()
+import numba
+made = []
+original = tempfile.TemporaryFile
+tempfile.TemporaryFile = lambda *a, **k: made.append(k.get("dir")) or original(*a, **k)
+sys.path.insert(0, sys.argv[1])
+import three_kernels
+print(json.dumps({"checks": len(made), "sum": three_kernels.a(1) + three_kernels.b(2) + three_kernels.c(3)}))
+"""
+
+
+def test_the_cache_folder_is_checked_once_for_many_kernels(tmp_path):
+    # numba_start._cache_folders_checked_once: one writable check of __pycache__, not one per kernel
+    (tmp_path / "three_kernels.py").write_text("from numba import njit\n\n" + "".join(
+        f"@njit(cache=True)\ndef {name}(x):\n    return x + {i}\n\n\n" for i, name in enumerate("abc")))
+    assert run(FOLDER_CHECKS.replace("sys.argv[1]", repr(str(tmp_path)))) == {"checks": 1, "sum": 9}
