@@ -60,7 +60,7 @@ import sys, time
 T0 = (time.perf_counter(), time.process_time())
 import atexit, os, importlib._bootstrap as boot
 PARTS = %(parts)r
-TOTALS, STACK = {}, []
+TOTALS, STACK, WRAPPED = {}, [], set()
 
 def timed(label_of, fn, is_import=False):
     def wrapper(*args, **kwargs):
@@ -97,7 +97,8 @@ def _find_and_load(name, import_):
         module = find_and_load(name, import_)
     else:
         module = timed(lambda a: "import " + name.partition(".")[0], find_and_load, True)(name, import_)
-    if name in PARTS:
+    if name in PARTS and name not in WRAPPED:  # (importlib.import_module comes here for loaded ones too)
+        WRAPPED.add(name)
         wrap(module)
     return module
 boot._find_and_load = _find_and_load
