@@ -46,3 +46,134 @@ def test_main_installs_the_finder_before_any_command():
               "print(json.dumps({'installed': any(isinstance(f, cli._BlasCheckFirst) for f in sys.meta_path), "
               "'numba': 'numba' in sys.modules}))")
     assert got == {"installed": True, "numba": False}
+
+
+KERNELS = '''
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def cached(x):
+    out = np.empty(x.size)
+    for i in range(x.size):
+        out[i] = x[i] * 2.0
+    return out
+
+
+@njit(cache=False)
+def compiled_here(x):
+    return np.sort(x)[::-1].copy(), str(x.size)
+'''
+
+LOADS = r"""
+import json, sys
+import numpy as np
+from zerosum.cli import compiling
+compiling.install()
+sys.path.insert(0, sys.argv[1])
+import startup_kernels as k
+import numba.core.caching as caching
+x = np.array([3.0, 1.0, 2.0])
+doubled = k.cached(x).tolist()
+hits = sum(k.cached.stats.cache_hits.values())
+order, size = k.compiled_here(x)
+print(json.dumps({"light": getattr(caching.Cache.load_overload, "zerosum_light", False), "doubled": doubled,
+                  "hits": hits, "order": order.tolist(), "size": size}))
+"""
+
+
+def test_a_kernel_loaded_from_the_cache_without_the_refresh_then_one_compiled(tmp_path):
+    # compiling._load_without_refresh: the cache's load skips Numba's registry refresh; a kernel
+    # compiled after it in the same process (strings, sorting: registries the load did not fill)
+    # still compiles, as Numba's compiler refreshes them itself
+    (tmp_path / "startup_kernels.py").write_text(KERNELS)
+    first = run(LOADS.replace("sys.argv[1]", repr(str(tmp_path))))
+    second = run(LOADS.replace("sys.argv[1]", repr(str(tmp_path))))
+    expected = {"light": True, "doubled": [6.0, 2.0, 4.0], "order": [3.0, 2.0, 1.0], "size": "3"}
+    assert {k: v for k, v in first.items() if k != "hits"} == expected
+    assert second == {**expected, "hits": 1}  # the second process loaded it from the cache
+
+
+TYPEOF = r"""
+import json, sys
+import numpy as np
+from zerosum.cli import numba_start
+import numba
+from numba.core.typing import typeof
+original = typeof.typeof_impl.dispatch(np.ndarray)
+numba_start.after_import()
+base = np.arange(24.0).reshape(4, 6)
+frozen = np.zeros(3, np.int16)
+frozen.setflags(write=False)
+arrays = [base, np.asfortranarray(base), base[:, ::2], frozen, np.zeros(5, bool), np.array(2.5),
+          np.zeros(2, dtype=[("a", np.int32), ("b", np.float64)]), np.zeros(3, "datetime64[s]"),
+          np.zeros(3, np.complex64), np.zeros(3, object)]
+
+def typed(fn, a):
+    try:
+        return str(fn(a, typeof.Purpose.argument))
+    except Exception as e:
+        return type(e).__name__
+
+light = [typed(typeof.typeof_impl, a) for a in arrays]
+ma_after_light = "numpy.ma" in sys.modules
+light.append(typed(typeof.typeof_impl, np.asmatrix(base)))  # a subclass: Numba's own (which imports numpy.ma)
+numba_own = [typed(original, a) for a in arrays + [np.asmatrix(base)]]
+masked = typed(typeof.typeof_impl, np.ma.masked_array([1.0, 2.0]))
+print(json.dumps({"same": light == numba_own, "light": light, "ma_after_light": ma_after_light, "masked": masked}))
+"""
+
+
+def test_arrays_are_typed_as_numba_types_them_without_importing_numpy_ma():
+    got = run(TYPEOF)
+    assert got["same"], got["light"]
+    assert got["light"][:4] == ["array(float64, 2d, C)", "array(float64, 2d, F)", "array(float64, 2d, A)",
+                                "readonly array(int16, 1d, C)"]
+    assert not got["ma_after_light"]
+    assert got["masked"] == "NumbaTypeError"  # still refused once numpy.ma is there
+
+
+YAML = r"""
+import json, sys
+from zerosum.cli import compiling
+compiling.install()
+import numba
+from numba.core import config
+loaded_with_numba = "yaml.reader" in sys.modules
+parsed = config.yaml.safe_load("a: 1") if config._HAVE_YAML else None
+print(json.dumps({"loaded_with_numba": loaded_with_numba, "have": config._HAVE_YAML, "parsed": parsed,
+                  "debug": bool(config.DEBUG_CACHE)}))
+"""
+
+
+def test_numba_imports_pyyaml_only_where_its_configuration_file_is(tmp_path):
+    # numba_start.holding_back_yaml: PyYAML only on first use, and a .numba_config.yaml still read
+    plain = subprocess.run([sys.executable, "-c", YAML], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert json.loads(plain.stdout) == {"loaded_with_numba": False, "have": True, "parsed": {"a": 1}, "debug": False}
+    (tmp_path / ".numba_config.yaml").write_text("debug_cache: 1\n")
+    configured = subprocess.run([sys.executable, "-c", YAML], capture_output=True, text=True, check=True,
+                                cwd=tmp_path)
+    assert json.loads(configured.stdout.strip().splitlines()[-1]) == {"loaded_with_numba": True, "have": True,
+                                                                      "parsed": {"a": 1}, "debug": True}
+
+
+FOLDER_CHECKS = r"""
+import json, sys, tempfile
+from zerosum.cli import compiling
+compiling.install()
+import numba
+made = []
+original = tempfile.TemporaryFile
+tempfile.TemporaryFile = lambda *a, **k: made.append(k.get("dir")) or original(*a, **k)
+sys.path.insert(0, sys.argv[1])
+import three_kernels
+print(json.dumps({"checks": len(made), "sum": three_kernels.a(1) + three_kernels.b(2) + three_kernels.c(3)}))
+"""
+
+
+def test_the_cache_folder_is_checked_once_for_many_kernels(tmp_path):
+    # numba_start._cache_folders_checked_once: one writable check of __pycache__, not one per kernel
+    (tmp_path / "three_kernels.py").write_text("from numba import njit\n\n" + "".join(
+        f"@njit(cache=True)\ndef {name}(x):\n    return x + {i}\n\n\n" for i, name in enumerate("abc")))
+    assert run(FOLDER_CHECKS.replace("sys.argv[1]", repr(str(tmp_path)))) == {"checks": 1, "sum": 9}

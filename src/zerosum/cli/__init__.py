@@ -10,6 +10,8 @@ their own modules and load on first use, so ``zerosum --help`` stays fast:
 * :mod:`.batch` -- ``batch`` and ``report``, a spot template on many flops (:mod:`zerosum.batch`);
 * :mod:`.common` -- parsing ``--param``, JSON output, state files, and how progress is shown
   (the reporter of :mod:`zerosum.progress` installed for every command).
+* :mod:`.compiling`, :mod:`.numba_start` -- Numba's compiles as the command line sees them (a
+  cold cache's notice), and Numba's start without what a warm run does not use.
 
 May import: anything in zerosum, click, Rich.  Nothing outside this package imports it.
 """

@@ -10,7 +10,8 @@ module:
   (a cache miss: a warm cache never says it): ``compiling the kernels for this machine, once:
   about N s``, N from :data:`COMPILE_SECONDS` for the path of that first kernel;
 * counts the seconds spent compiling (:func:`compile_seconds`), so that the duration estimate of
-  :mod:`.runs` times the iterations only.
+  :mod:`.runs` times the iterations only;
+* makes Numba's start lighter (:mod:`.numba_start`: what a warm run does not use is not loaded).
 
 Both come from Numba's own compile events (``numba.core.event``, "numba:compile": triggered on
 a cache miss only, after the disk cache was tried), registered when Numba is first imported
@@ -135,9 +136,13 @@ class _AfterNumbaImport:
             def exec_module(module):
                 import contextlib
 
-                run(module)
+                from .numba_start import after_import, holding_back_yaml
+
+                with holding_back_yaml():
+                    run(module)
                 with contextlib.suppress(Exception):  # Numba changed: no notice, nothing broken
                     _register()
+                after_import()
 
             loader.exec_module = exec_module
             return spec
@@ -150,7 +155,10 @@ def install() -> None:
     if "numba" in sys.modules:
         import contextlib
 
+        from .numba_start import after_import
+
         with contextlib.suppress(Exception):
             _register()
+        after_import()
     elif not any(isinstance(f, _AfterNumbaImport) for f in sys.meta_path):
         sys.meta_path.insert(0, _AfterNumbaImport())

@@ -10,8 +10,6 @@ their argument groups (:mod:`.arrays`).
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from . import kernels, shape_kernels
@@ -168,7 +166,9 @@ class Workspace:
         tree, term = self.args
         kernels.dfs_from(tree, term, step, sums, depth, self.cs,
                          Cut(0, 1, tasks.slot, tasks.cut_reach, tasks.cut_val))
-        if self._pool is None:
+        if self._pool is None:  # (threaded passes only: the river's one thread does not import it)
+            from concurrent.futures import ThreadPoolExecutor
+
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
         tasks.queue[0] = 0
         args = (tree, term, step, sums, scratch, cs, tasks)

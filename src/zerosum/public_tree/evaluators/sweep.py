@@ -108,81 +108,82 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
     is (o's reach of weaker hands sharing no card) - (of stronger ones): a hand sharing both cards
     is the same hand, neither weaker nor stronger."""
     boards = len(start) - 1
-    qorder, qstart, strengths = _player_lists(order, start, strength, players)
+    qorder, qstart, qstrength = _player_lists(order, start, strength, players)
     # the lists' hands as int32 (qorder) and int16 (chand, the card lists), the scratch indices as
     # int16 (below 52 + 3 * 1,326 + 53 < 2 ** 15), cbase int32: the narrowest types that hold them,
     # to keep the lists small; read the same (the kernels widen them to int64)
-    qorder_all = np.concatenate(qorder).astype(np.int32) if qorder else np.zeros(0, dtype=np.int32)
-    pidx = np.zeros((len(qorder_all), 8), dtype=np.int32)
+    pidx = np.zeros((len(qorder), 8), dtype=np.int32)
     cbase = np.zeros((boards, 2, 53), dtype=np.int64)
-    chand = np.zeros(2 * len(qorder_all), dtype=np.int32)
-    for b in range(boards):
-        for q in (0, 1):  # o = q's card lists
-            k = 2 * b + q
-            hands = qorder[k]
-            hc = cards[hands]
-            card = hc.T.reshape(-1)
-            pos = np.tile(np.arange(len(hands)), 2)
-            by = np.lexsort((pos, card))
-            first = np.concatenate([[0], np.cumsum(np.bincount(card[by], minlength=52))])
-            cbase[b, q] = first + np.arange(53)
-            chand[2 * qstart[k]:2 * qstart[k + 1]] = hands[pos[by]]
-        for p in (0, 1):  # p's hands read o's sums
-            g0, g1 = qstart[2 * b + p], qstart[2 * b + p + 1]
-            if g1 > g0:
-                pidx[g0:g1] = _hand_reads(cards, qorder, strengths, cbase, 2 * b, p)
+    chand = np.zeros(2 * len(qorder), dtype=np.int32)
+    b0 = 0
+    while b0 < boards:  # boards in chunks of about CHUNK_ENTRIES hands, each chunk's sorts and searches in cache
+        b1 = b0 + 1 + int(np.searchsorted(qstart[2 * b0 + 2::2], qstart[2 * b0] + CHUNK_ENTRIES, "right"))
+        b1 = min(b1, boards)
+        _chunk_reads(cards, qorder, qstrength, qstart, b0, b1, pidx, cbase, chand)
+        b0 = b1
     if len(pidx) and pidx.max() >= 2 ** 15:  # (cannot happen with 52 cards: see above)
         raise AssertionError("showdown scratch indices past int16")
     if window is not None:  # each player's entries in its own list
-        for b in range(boards):
-            for q in (0, 1):
-                k = 2 * b + q
-                if len(qorder[k]) and (qorder[k].min() < window[q, 0] or qorder[k].max() >= window[q].sum()):
-                    raise AssertionError("a player's range outside its window")
-                qorder_all[qstart[k]:qstart[k + 1]] -= window[q, 0]
-                chand[2 * qstart[k]:2 * qstart[k + 1]] -= window[q, 0]
-    return qorder_all, qstart, pidx.astype(np.int16), cbase.astype(np.int32), chand.astype(np.int16)
+        player = np.repeat(np.arange(2 * boards) % 2, np.diff(qstart))
+        low, high = window[player, 0], window[player].sum(axis=1)
+        if np.any(qorder < low) or np.any(qorder >= high):
+            raise AssertionError("a player's range outside its window")
+        qorder = qorder - low
+        chand = chand - np.repeat(low, 2)  # (each list's card entries are its hands')
+    return qorder.astype(np.int32), qstart, pidx.astype(np.int16), cbase.astype(np.int32), chand.astype(np.int16)
 
 
-def _player_lists(order, start, strength, players) -> tuple[list, np.ndarray, list]:
+#: hands (entries of the players' lists) per chunk of boards in :func:`showdown_prefix_arrays`
+CHUNK_ENTRIES = 16384
+
+
+def _player_lists(order, start, strength, players) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per board b and player q (list 2 b + q): q's live hands of positive range weight in
-    strength order, their strengths, and where each list starts in the concatenation."""
-    qorder, qstart, strengths = [], [0], []
-    for b in range(len(start) - 1):
-        s0, s1 = int(start[b]), int(start[b + 1])
-        for q in (0, 1):
-            keep = players[q][order[s0:s1]]
-            qorder.append(order[s0:s1][keep])
-            strengths.append(np.asarray(strength[s0:s1], dtype=np.int64)[keep])
-            qstart.append(qstart[-1] + int(keep.sum()))
-    return qorder, np.array(qstart, dtype=np.int64), strengths
+    strength order, concatenated list after list; their strengths; where each list starts."""
+    boards = len(start) - 1
+    board = np.repeat(np.arange(boards), np.diff(start))
+    kept = [np.flatnonzero(players[q][order]) for q in (0, 1)]
+    at = np.concatenate(kept)
+    lists = np.concatenate([2 * board[kept[0]], 2 * board[kept[1]] + 1])
+    at = at[np.argsort(lists, kind="stable")]  # list after list, each in the boards' order
+    qstart = np.zeros(2 * boards + 1, dtype=np.int64)
+    np.cumsum(np.bincount(lists, minlength=2 * boards), out=qstart[1:])
+    return np.asarray(order)[at].astype(np.int64), qstart, np.asarray(strength, dtype=np.int64)[at]
 
 
-def _hand_reads(cards, qorder, strengths, cbase, k, p) -> np.ndarray:
-    """The eight scratch indices of each of p's hands on board k // 2 (:func:`showdown_prefix_arrays`)."""
-    o = 1 - p
-    b = k // 2
+def _chunk_reads(cards, qorder, qstrength, qstart, b0, b1, pidx, cbase, chand) -> None:
+    """Boards b0 to b1 - 1 of :func:`showdown_prefix_arrays`: their card lists (``cbase``,
+    ``chand``) and every hand's eight scratch indices (``pidx``), each hand of list 2 b + p reading
+    the other player's list 2 b + o, found by ``np.searchsorted`` in the chunk's concatenation."""
+    e0, e1 = qstart[2 * b0], qstart[2 * b1]
+    n = e1 - e0
+    start = qstart[2 * b0:2 * b1 + 1] - e0
+    lists = np.repeat(np.arange(2 * (b1 - b0)), np.diff(start))  # each entry's list, 2 (b - b0) + q
+    hands, strength = qorder[e0:e1], qstrength[e0:e1]
+    # the card lists: each hand's two cards, by list, then card, then place in the list
+    card = cards[hands].reshape(-1).astype(np.int64)  # entry i's cards at 2 i, 2 i + 1
+    group = np.repeat(lists, 2) * 52 + card
+    by = np.argsort(group, kind="stable")
+    chand[2 * e0:2 * e1] = hands[by // 2]
+    first = np.zeros((2 * (b1 - b0), 53), dtype=np.int64)
+    np.cumsum(np.bincount(group, minlength=2 * (b1 - b0) * 52).reshape(-1, 52), axis=1, out=first[:, 1:])
+    cbase[b0:b1] = (first + np.arange(53)).reshape(b1 - b0, 2, 53)
+    span = int(strength.max()) + 1 if n else 1
+    keys = group[by] * span + strength[by // 2]  # sorted: list, card, strength
     width = len(cards)
     pt, pc = 52, 52 + width + 1
-    mine, ms = qorder[k + p], strengths[k + p]
-    theirs, ts = qorder[k + o], strengths[k + o]
-    out = np.zeros((len(mine), 8), dtype=np.int64)
-    out[:, 0] = pt + np.searchsorted(ts, ms, "left")
-    out[:, 1] = pt + np.searchsorted(ts, ms, "right")
-    tc = cards[theirs]
-    card = tc.T.reshape(-1)
-    tpos = np.tile(np.arange(len(theirs)), 2)
-    by = np.lexsort((tpos, card))
-    span = int(max(ms.max(), ts.max() if len(ts) else 0)) + 1
-    keys = card[by] * span + ts[tpos[by]]  # o's entries by card, then by strength
-    mc = cards[mine]
+    other = lists ^ 1
+    ranked = lists * span + strength  # sorted: each list is in strength order
+    out = pidx[e0:e1]
+    mine = other * span + strength
+    out[:, 0] = pt + np.searchsorted(ranked, mine, "left") - start[other]
+    out[:, 1] = pt + np.searchsorted(ranked, mine, "right") - start[other]
     for slot in (0, 1):
-        c = mc[:, slot]
-        key = c * span + ms
-        out[:, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") + c
-        out[:, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") + c
-        out[:, 4 + 3 * slot] = pc + cbase[b, o, c + 1] - 1
-    return out
+        c = card[slot::2]
+        key = (other * 52 + c) * span + strength
+        out[:, 2 + 3 * slot] = pc + np.searchsorted(keys, key, "left") - 2 * start[other] + c
+        out[:, 3 + 3 * slot] = pc + np.searchsorted(keys, key, "right") - 2 * start[other] + c
+        out[:, 4 + 3 * slot] = pc + first[other, c + 1] + c
 
 
 @njit(cache=True, error_model="numpy")
