@@ -11,8 +11,8 @@ import pytest
 from zerosum.poker.cards import parse_cards
 from zerosum.poker.holdem import HoldemGame
 from zerosum.poker.strength import board_strengths, complete_boards
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
+from zerosum.solutions import analysis
 
 
 def loop_equity(board, cards, opponent):

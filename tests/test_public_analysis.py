@@ -1,4 +1,4 @@
-"""Per-hand analysis on the public tree (zerosum.public_tree.analysis, ``zerosum evaluate --node``):
+"""Per-hand analysis on the public tree (zerosum.solutions.analysis, ``zerosum evaluate --node``):
 EV against the exact game value and a brute-force walk of the history tree, equity against direct
 enumeration, the 13x13 grid's counts and the categories."""
 
@@ -16,10 +16,10 @@ from zerosum.errors import ZerosumError
 from zerosum.poker.cards import parse_cards
 from zerosum.poker.holdem import HoldemGame
 from zerosum.poker.strength import hand_strengths
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions import analysis
 
 RIVER = {"board": "Ks7d2c9h5s", "range0": "QQ+,AK", "range1": "JJ+,AQ+"}
 # a turn subgame small enough to walk every history in Python (chance deals the river)

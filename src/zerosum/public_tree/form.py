@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import ZerosumError
+
 DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
 SWEEP_KIND = 1  # (terminals.SWEEP: the card evaluator, whose lists are windows of one)
 KIND_NAMES = ("decision", "chance", "fold", "showdown")
@@ -178,3 +180,17 @@ def assemble(game_id: str, kind, player, parent, board, stake, labels, action_la
         hand_labels=(tuple(hand_labels[0]), tuple(hand_labels[1])),
         ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
         terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)
+
+
+def find_node(tree: PublicTree, label: str) -> int:
+    """The public node with this label (``":9h:cc/r"``: cards dealt after the starting board, then
+    the betting of each street, '/' between streets), or a one-line refusal naming some labels."""
+    try:
+        return tree.labels.index(label)
+    except ValueError:
+        pass
+    near = [tree.labels[int(k)] for k in np.flatnonzero(tree.kind == DECISION)[:6]]
+    iso = ("; this tree is suit-isomorphic (one deal per class of suit-alike cards): read a mirror deal's node "
+           "on the whole tree, with the policy's on_full_tree") if tree.iso is not None else ""
+    raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
+                       f"(the root is {tree.labels[0]!r}){iso}")

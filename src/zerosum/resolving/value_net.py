@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ZerosumError
-from ..public_tree.analysis import node_values, path_reach, subtree
 from ..public_tree.form import DECISION, PublicTree, assemble
 from ..public_tree.terminals import SWEEP
+from ..solutions.analysis import node_values, path_reach, subtree
 from .depth_limited import TruncatedGame, TruncatedSolver, combined, cut
 
 #: DCFR iterations of each subgame solve (targets and the exact-leaf version)
