@@ -1,4 +1,4 @@
-"""analysis.equity over every runout at once (NumPy, :data:`analysis.EQUITY_CHUNK` runouts a step)
+"""zerosum.poker.equity.equity over every runout at once (NumPy, :data:`zerosum.poker.equity.EQUITY_CHUNK` runouts a step)
 against the loop over runouts it replaced (kept here as the reference), to 1e-12: on a turn
 spot's hands (postflop-solver's example turn), a flop and a river, with ties, zero weights and
 hands the board blocks; both players' weights in one call; and the report's equities."""
@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from zerosum.poker.cards import parse_cards
+from zerosum.poker.equity import equity
 from zerosum.poker.holdem import HoldemGame
 from zerosum.poker.strength import board_strengths, complete_boards
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
+from zerosum.solutions import analysis
 
 
 def loop_equity(board, cards, opponent):
@@ -88,9 +89,9 @@ def test_turn_spot_hands_match_the_loop(turn_tree):
     assert len(cards) > 200
     for seed in (0, 1):
         w = weights(len(cards), seed)
-        same(analysis.equity(board, cards, w), loop_equity(board, cards, w))
+        same(equity(board, cards, w), loop_equity(board, cards, w))
     uniform = np.ones(len(cards))  # many ties: suits alike
-    same(analysis.equity(board, cards, uniform), loop_equity(board, cards, uniform))
+    same(equity(board, cards, uniform), loop_equity(board, cards, uniform))
 
 
 def test_flop_and_river_match_the_loop_and_blocked_hands_are_nan():
@@ -100,7 +101,7 @@ def test_flop_and_river_match_the_loop_and_blocked_hands_are_nan():
     for text in ("QsJh2h", "Ks7d2c9h5s"):
         board = parse_cards(text)
         w = weights(len(cards), 7)
-        new, old = analysis.equity(board, cards, w), loop_equity(board, cards, w)
+        new, old = equity(board, cards, w), loop_equity(board, cards, w)
         same(new, old)
         blocked = np.isin(cards, board).any(axis=1)
         assert blocked.any() and np.isnan(new[blocked]).all()
@@ -110,7 +111,7 @@ def test_several_weight_vectors_in_one_call(turn_tree):
     cards = np.asarray(turn_tree.terminals.cards, dtype=np.int64)
     board = parse_cards("Td9d6hQc")
     w = np.stack([weights(len(cards), 11), weights(len(cards), 12)])
-    both = analysis.equity(board, cards, w)
+    both = equity(board, cards, w)
     assert both.shape == w.shape
     for k in (0, 1):
         same(both[k], loop_equity(board, cards, w[k]))

@@ -13,11 +13,11 @@ import pytest
 
 from zerosum.games import load_game
 from zerosum.poker.holdem import HoldemGame
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
-from zerosum.public_tree.policy import open_solution
 from zerosum.public_tree.solver import PublicTreeSolver, public_solver
+from zerosum.solutions import analysis
+from zerosum.solutions.saved import open_solution, save_policy
 from zerosum.solvers.rules import DCFR
 
 TURN = {"board": "Ks7d2c9h", "range0": "AsAh,KhQh,8s8h", "range1": "QsJs,9d8d,AdKd", "raises": 1}
@@ -129,7 +129,7 @@ def test_a_uint16_solution_file(turn, tmp_path, monkeypatch):
     those of the probabilities the reader decodes."""
     tree, policy = turn
     path = tmp_path / "turn.zsp"
-    policy.save(path)
+    save_policy(policy, path)
     saved = open_solution(path, tree)
     for label in ("::", "::c", ":Qh:cc/", ":Qh:cc/c"):
         n = analysis.find_node(tree, label)

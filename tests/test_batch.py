@@ -435,7 +435,7 @@ def test_save_solutions_writes_each_flops_whole_solution(tmp_path):
     from zerosum.batch.run import _root_report
     from zerosum.games import load_game
     from zerosum.poker.spots import spot_params
-    from zerosum.public_tree.policy import open_solution
+    from zerosum.solutions.saved import open_solution
 
     folder = tmp_path / "saved"
     run_batch(TINY, "Qs7h2d", TARGET, folder, workers=1, save_solutions=True)
@@ -475,7 +475,7 @@ def test_the_roots_ev_by_hand_and_action_on_a_suit_isomorphic_tree():
     import numpy as np
 
     from zerosum.batch.run import root_values
-    from zerosum.public_tree.analysis import node_analysis
+    from zerosum.solutions.analysis import node_analysis
 
     tree, policy, value = _solved("Ts9s8h", True)
     assert tree.iso is not None
@@ -549,7 +549,7 @@ def test_evaluate_node_on_a_suit_isomorphic_flops_saved_solution(tmp_path):
     from zerosum.cli import cli
     from zerosum.games import load_game
     from zerosum.poker.spots import spot_params
-    from zerosum.public_tree.policy import open_solution
+    from zerosum.solutions.saved import open_solution
 
     folder = tmp_path / "saved"
     run_batch(TINY, "Ts9s8h", TARGET, folder, workers=1, save_solutions=True)

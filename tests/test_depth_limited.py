@@ -11,12 +11,12 @@ from click.testing import CliRunner
 from zerosum import load_game
 from zerosum.cli import cli
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.analysis import best_response_value, game_value
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.solver import public_solver
 from zerosum.resolving import depth_limited as dl
+from zerosum.solutions.analysis import best_response_value, game_value
 from zerosum.solvers.rules import CFR, DCFR, CFRPlus
 
 HOLDEM = {"board": "Ks7d2c9h", "raises": 2, "range0": "AA,KQs,77,T9s,A5s", "range1": "QQ,AK,98s,KJo"}

@@ -9,11 +9,11 @@ import pytest
 
 from zerosum.games import load_game
 from zerosum.poker.cards import parse_cards
-from zerosum.public_tree.analysis import best_response_value, game_value, node_analysis
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.holdem_build import _mirrors
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.solver import PublicTreeSolver
+from zerosum.solutions.analysis import best_response_value, game_value, node_analysis
 from zerosum.solvers.rules import DCFR
 
 #: a single-raised pot: one flop bet of half the pot that can be raised all-in, no turn or river betting

@@ -15,8 +15,9 @@ from zerosum.core.compile import compile_game
 from zerosum.core.evaluation import best_response_value
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.locking import NodeLocks, lock_solver, locked_exploitability
+from zerosum.public_tree.locking import NodeLocks, lock_solver
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions.analysis import locked_exploitability
 
 RIVER = {"board": "Ks7d2c9h5s", "range0": "QQ+,AK", "range1": "JJ+,AQ+"}
 ARGS = [arg for k, v in RIVER.items() for arg in ("--param", f"{k}={v}")]

@@ -1,4 +1,4 @@
-"""Per-hand analysis on the public tree (zerosum.public_tree.analysis, ``zerosum evaluate --node``):
+"""Per-hand analysis on the public tree (zerosum.solutions.analysis, ``zerosum evaluate --node``):
 EV against the exact game value and a brute-force walk of the history tree, equity against direct
 enumeration, the 13x13 grid's counts and the categories."""
 
@@ -13,13 +13,14 @@ from click.testing import CliRunner
 import zerosum.cli
 from zerosum.core.game import CHANCE, TERMINAL
 from zerosum.errors import ZerosumError
-from zerosum.poker.cards import parse_cards
+from zerosum.poker.cards import grid_classes, hand_class, parse_cards
+from zerosum.poker.equity import equity
 from zerosum.poker.holdem import HoldemGame
 from zerosum.poker.strength import hand_strengths
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import nash_conv_public
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions import analysis
 
 RIVER = {"board": "Ks7d2c9h5s", "range0": "QQ+,AK", "range1": "JJ+,AQ+"}
 # a turn subgame small enough to walk every history in Python (chance deals the river)
@@ -127,7 +128,7 @@ def test_turn_equity_over_the_river_cards():
     board = parse_cards("Ks7d2c9h")
     cards = np.array([parse_cards("AsAh"), parse_cards("QsJs"), parse_cards("9d8d"), parse_cards("8s8h")])
     opp = np.array([0.0, 1.0, 0.5, 0.0])
-    eq = analysis.equity(board, cards, opp)
+    eq = equity(board, cards, opp)
     for i in (0, 3):  # enumerate the river card by hand
         win = tot = 0.0
         for j in (1, 2):
@@ -138,13 +139,13 @@ def test_turn_equity_over_the_river_cards():
                 win += opp[j] * (1.0 if s[0] > s[1] else 0.5 if s[0] == s[1] else 0.0)
                 tot += opp[j]
         assert eq[i] == pytest.approx(win / tot, abs=1e-12)
-    assert np.isnan(analysis.equity(board, cards, np.array([1.0, 0.0, 0.0, 0.0]))[0])  # no opponent but itself
+    assert np.isnan(equity(board, cards, np.array([1.0, 0.0, 0.0, 0.0]))[0])  # no opponent but itself
 
 
 def test_grid_counts_and_categories():
     tree, policy = solved(RIVER, 20)
     report = analysis.node_analysis(tree, policy, "::")
-    names = analysis.grid_classes()
+    names = grid_classes()
     assert names[0][:3] == ["AA", "AKs", "AQs"] and names[1][0] == "AKo" and names[12][12] == "22"
     flat = [c for row in names for c in row]
     for p, expect in ((0, {"AA": 6, "KK": 3, "QQ": 6, "AKs": 3, "AKo": 9}),
@@ -158,7 +159,7 @@ def test_grid_counts_and_categories():
     assert got == {"set": 3, "overpair": 6, "top pair": 9 + 3, "weaker pair": 12, "nothing": 16}
     # the player to act: a class's strategy is the probability-weighted mean of its hands'
     p0 = report["players"][0]
-    aa = [k for k, h in enumerate(p0["hands"]) if analysis.hand_class(h) == "AA"]
+    aa = [k for k, h in enumerate(p0["hands"]) if hand_class(h) == "AA"]
     w = p0["probability"][aa]
     assert p0["grid"]["strategy"][:, flat.index("AA")] == pytest.approx((p0["strategy"][:, aa] * w).sum(1) / w.sum())
 

@@ -1,4 +1,4 @@
-"""Local best response on the public tree (zerosum.public_tree.lbr, ``zerosum evaluate --lbr`` of a
+"""Local best response on the public tree (zerosum.solutions.lbr, ``zerosum evaluate --lbr`` of a
 public-tree policy): a lower bound of the exact best response, the same strategy and value as the
 history tree's LBR (zerosum.core.lbr), most of the exact gain against uniform play."""
 
@@ -17,8 +17,8 @@ from zerosum.core.lbr import lbr_strategy
 from zerosum.core.sequence_form import realization_plan
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.lbr import lbr_values, public_local_best_response
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions.lbr import lbr_values, public_local_best_response
 
 RIVER = {"board": "Ks7d2c9h5s", "range0": "QQ+,AK", "range1": "JJ+,AQ+"}
 TURN = {"board": "Ks7d2c9h", "range0": "AsAh,KhQh,8s8h", "range1": "QsJs,9d8d,AdKd", "raises": 1}

@@ -13,6 +13,7 @@ from zerosum import load_game
 from zerosum.core.compile import compile_game
 from zerosum.core.evaluation import evaluate
 from zerosum.errors import ZerosumError
+from zerosum.public_tree.arrays import pass_step
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
@@ -175,8 +176,9 @@ def test_rank_evaluator_equals_dense_matrices(params):
         wa, wb = Workspace(fast, np.float64), Workspace(dense, np.float64)
         for p in (0, 1):
             avg_a, avg_b = np.zeros(len(a[p])), np.zeros(len(b[p]))
-            va = wa.walk(p, a[p], a[1 - p], mode, avg_a, 1.0, (1.0, 1.0, 1.0, False))
-            vb = wb.walk(p, b[p], b[1 - p], mode, avg_b, 1.0, (1.0, 1.0, 1.0, False))
+            step = pass_step(p, mode, 1.0, (1.0, 1.0, 1.0, False))
+            va = wa.walk(step, a[p], a[1 - p], avg_a)
+            vb = wb.walk(step, b[p], b[1 - p], avg_b)
             assert abs(va - vb) < 1e-12
             assert np.allclose(a[p], b[p], rtol=1e-12, atol=1e-14)  # every node's values, through its regrets
             assert np.allclose(avg_a, avg_b, rtol=1e-12, atol=1e-14)
@@ -199,7 +201,7 @@ def test_public_chance_sampling_is_unbiased():
 
     def increments(sample):
         r, avg = src[0].copy(), np.zeros(len(src[0]))
-        ws.walk(0, r, src[1], kernels.UPDATE, avg, 1.0, rule, sample=sample)
+        ws.walk(pass_step(0, kernels.UPDATE, 1.0, rule), r, src[1], avg, sample=sample)
         return r - src[0], avg
 
     full_r, full_avg = increments(None)
@@ -243,7 +245,7 @@ def test_depth_first_pass_equals_the_oracle(params):
         for p in (0, 1):
             a, b = [s.copy() for s in sums], [s.copy() for s in sums]
             avg_a, avg_b = np.zeros(len(a[p])), np.zeros(len(a[p]))
-            va = dfs.walk(p, a[p], a[1 - p], mode, avg_a, 2.0, rule, sample=draw)
+            va = dfs.walk(pass_step(p, mode, 2.0, rule), a[p], a[1 - p], avg_a, sample=draw)
             vb, _, visited = oracle_pass(tree, dense, p, b[p], b[1 - p], mode, avg_b, 2.0, rule, sample=draw)
             assert abs(va - vb) <= 1e-12 * max(1.0, abs(vb))
             assert np.allclose(a[p], b[p], rtol=1e-10, atol=1e-13)

@@ -10,6 +10,7 @@ from zerosum.core.compile import compile_game
 from zerosum.core.evaluation import evaluate
 from zerosum.errors import ZerosumError
 from zerosum.poker.holdem import HoldemGame
+from zerosum.public_tree.arrays import pass_step
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import PublicTree
 from zerosum.public_tree.passes import Workspace
@@ -37,8 +38,9 @@ def test_sweep_equals_dense_matrices(board):
         a, b = [s.copy() for s in sums], [s.copy() for s in sums]
         wa, wb = Workspace(tree, np.float64), Workspace(dense, np.float64)
         for p in (0, 1):
-            va = wa.walk(p, a[p], a[1 - p], mode, np.zeros(len(a[p])), 1.0, (1.0, 1.0, 1.0, False))
-            vb = wb.walk(p, b[p], b[1 - p], mode, np.zeros(len(b[p])), 1.0, (1.0, 1.0, 1.0, False))
+            step = pass_step(p, mode, 1.0, (1.0, 1.0, 1.0, False))
+            va = wa.walk(step, a[p], a[1 - p], np.zeros(len(a[p])))
+            vb = wb.walk(step, b[p], b[1 - p], np.zeros(len(b[p])))
             assert abs(va - vb) < 1e-12 * max(1.0, abs(vb))
             # p's list is its range (every hand of positive weight), a window of the sweep's list
             n = tree.n_hands[p]
@@ -93,7 +95,7 @@ def _shared_list_form(tree: PublicTree) -> PublicTree:
     0), as the public tree held hold'em before the per-player lists: an independent layout."""
     import dataclasses
 
-    from zerosum.public_tree.form import assemble
+    from zerosum.public_tree.form import Hands, Nodes, assemble
 
     term = tree.terminals
     n = len(term.cards)
@@ -103,8 +105,8 @@ def _shared_list_form(tree: PublicTree) -> PublicTree:
             labels[i] = tree.hand_labels[p][k]
             ranges[p][i] = tree.ranges[p][k]
     shared = dataclasses.replace(term, window=None, prefix=None)
-    return assemble(tree.game_id, tree.kind, tree.player, tree.parent, tree.board, tree.stake, tree.labels,
-                    tree.action_labels, (labels, labels), ranges, shared, tree.histories, tree.pot)
+    nodes = Nodes(tree.kind, tree.player, tree.parent, tree.board, tree.stake, tree.labels, tree.action_labels)
+    return assemble(tree.game_id, nodes, Hands((labels, labels), ranges), shared, tree.histories, tree.pot)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from zerosum.cli import cli
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree import kernels
+from zerosum.public_tree.arrays import pass_step
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.passes import Workspace
 from zerosum.public_tree.solver import public_solver
@@ -31,10 +32,11 @@ def _walks(tree, threads, dtype, predict=0):
     v, out = DCFR(), []
     for t in range(1, 4):
         for p in (0, 1):
-            out.append(ws.walk(p, strategy[p], strategy[1 - p], kernels.UPDATE, average[p], v.average_weight(t),
-                               v.regret_rule(t), regrets_p=regrets[p], predict=predict, pscale=1.0))
+            out.append(ws.walk(pass_step(p, kernels.UPDATE, v.average_weight(t), v.regret_rule(t), predict, 1.0),
+                               strategy[p], strategy[1 - p], average[p], regrets_p=regrets[p]))
             out.append(ws.visited)
-    out += [ws.walk(1, average[1], average[0], kernels.BEST_RESPONSE), ws.walk(0, average[0], average[1], kernels.EXPECT)]
+    out += [ws.walk(pass_step(1, kernels.BEST_RESPONSE), average[1], average[0]),
+            ws.walk(pass_step(0, kernels.EXPECT), average[0], average[1])]
     return out, regrets + average + ([] if not predict else strategy)
 
 
@@ -54,7 +56,7 @@ def test_threads_on_a_flop_cut_at_the_turn_deals():
     rng = np.random.default_rng(1)
     sums = [rng.random(n) for n in tree.infoset_actions()]
     for mode in (kernels.BEST_RESPONSE, kernels.EXPECT):
-        assert ws1.walk(0, sums[0], sums[1], mode) == ws3.walk(0, sums[0], sums[1], mode)
+        assert ws1.walk(pass_step(0, mode), sums[0], sums[1]) == ws3.walk(pass_step(0, mode), sums[0], sums[1])
     tasks = ws3._cut[1].task_node  # the children of the 3 turn deals (49 cards each), not of the 444 river deals
     assert ws3.visited == tree.n_nodes and len(tasks) == 3 * 49 and (tree.kind[tree.parent[tasks]] == 1).all()
 

@@ -1,5 +1,5 @@
 """Saved hold'em solutions as compact solution files (``--save FILE.zsp``,
-zerosum.public_tree.solution_file): the probabilities round-trip (uint16 within 1 / 65535, float32
+zerosum.solutions.solution_file): the probabilities round-trip (uint16 within 1 / 65535, float32
 exactly), ``evaluate --node`` gives the JSON's figures, the file is at most a quarter of the
 JSON's size, one node is read without the other nodes' blocks, and a damaged file is refused in
 one line."""
@@ -15,11 +15,12 @@ from click.testing import CliRunner
 
 import zerosum.cli
 from zerosum.cli.imperfect import load_spot_game
-from zerosum.public_tree import solution_file
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
-from zerosum.public_tree.policy import PublicPolicy, open_solution
-from zerosum.public_tree.solution_file import SolutionReader
+from zerosum.public_tree.policy import PublicPolicy
+from zerosum.solutions import solution_file
+from zerosum.solutions.saved import open_solution, save_policy
+from zerosum.solutions.solution_file import SolutionReader
 
 SPOT = {"board": "Td9d6hQc", "pot": 100, "stack": 200,
         "ranges": ["QQ,99,AQs,KJs,87s", "TT,AKs,QJs,A5s,98s"],
@@ -55,7 +56,7 @@ def test_round_trip_uint16_and_float32(saved, tmp_path):
         assert np.max(np.abs(u16.probs[p] - policy.probs[p])) <= 1 / 65535 + 1e-9
     for node in np.flatnonzero(tree.kind == DECISION):  # each hand's probabilities add up to 1
         assert np.allclose(u16.table(int(node)).sum(axis=0), 1.0, atol=1e-12)
-    policy.save(tmp_path / "f.bin", encoding="float32")  # any name: known by its first bytes
+    save_policy(policy, tmp_path / "f.bin", encoding="float32")  # any name: known by its first bytes
     f32 = open_solution(tmp_path / "f.bin", tree)
     for p in (0, 1):
         assert np.array_equal(f32.probs[p], policy.probs[p].astype(np.float32).astype(np.float64))
@@ -112,11 +113,11 @@ def test_one_node_reads_only_its_blocks(saved, tmp_path, monkeypatch):
     d, _game, tree = saved
     monkeypatch.setattr(solution_file, "BLOCK", 1)  # a block per node
     path = tmp_path / "small-blocks.zsp"
-    json_policy(d, tree).save(path)
+    save_policy(json_policy(d, tree), path)
     reference = json.loads(cli("evaluate", "holdem", path, "--node", "::b50", "--json").output)["node"]
     reader = SolutionReader(path)
     assert sum(len(s) for s in reader.starts) == len(np.flatnonzero(tree.kind == DECISION))
-    from zerosum.public_tree.analysis import subtree
+    from zerosum.solutions.analysis import subtree
 
     node = tree.labels.index("::b50")
     path_nodes, n = [], node
@@ -128,7 +129,7 @@ def test_one_node_reads_only_its_blocks(saved, tmp_path, monkeypatch):
     assert needed and needed != every
     # reading: only the blocks on the path and below are inflated
     policy = open_solution(path, tree)
-    from zerosum.public_tree.analysis import node_analysis
+    from zerosum.solutions.analysis import node_analysis
 
     read = set()
     block = SolutionReader.block

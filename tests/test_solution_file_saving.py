@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from zerosum.poker.holdem import HoldemGame
-from zerosum.public_tree import solution_file
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.policy import PublicPolicy, open_solution
+from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions import solution_file
+from zerosum.solutions.saved import open_solution
 
 TURN = {"board": "Ks7d2c9h", "range0": "QQ+,AK,T9s", "range1": "JJ+,AQ+,87s", "raises": 1}
 

@@ -2,7 +2,7 @@
 and its children reads the counterfactual values the file records (computed when it was
 written, on the probabilities as stored) and gives the report the passes give, bit for bit;
 other nodes run the pass on the subtree's 16-bit tables alone (the same figures as on the whole
-policy); the stored tree's labels are kept as text (:class:`~zerosum.public_tree.solution_file.Lines`)
+policy); the stored tree's labels are kept as text (:class:`~zerosum.solutions.solution_file.Lines`)
 and read as the tuple."""
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from click.testing import CliRunner
 
 import zerosum.cli
 from zerosum.cli.imperfect import load_spot_game
-from zerosum.public_tree import solution_file
-from zerosum.public_tree.analysis import node_analysis, to_json
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
-from zerosum.public_tree.policy import PublicPolicy, SavedPolicy, open_solution
-from zerosum.public_tree.solution_file import Lines, SolutionReader
+from zerosum.public_tree.policy import PublicPolicy
+from zerosum.solutions import solution_file
+from zerosum.solutions.analysis import node_analysis, to_json
+from zerosum.solutions.saved import SavedPolicy, open_solution, save_policy
+from zerosum.solutions.solution_file import Lines, SolutionReader
 
 SPOT = {"board": "Td9d6hQc", "pot": 100, "stack": 200,
         "ranges": ["QQ,99,AQs,KJs,87s", "TT,AKs,QJs,A5s,98s"],
@@ -110,7 +111,7 @@ def test_lazy_labels(saved, monkeypatch):
         assert stored.labels.index(tree.labels[k]) == k
     assert "nonsense" not in stored.labels
     again = path.parent / "again.zsp"
-    open_solution(path, game=game).save(again)
+    save_policy(open_solution(path, game=game), again)
     reread = open_solution(again, game=game)
     assert reread.reader.header["tree"] is not None and reread.tree.labels == tree.labels
     assert reread.tree.action_labels == tree.action_labels

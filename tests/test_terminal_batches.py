@@ -8,7 +8,7 @@ import pytest
 
 from zerosum.poker.holdem import HoldemGame
 from zerosum.public_tree import kernels
-from zerosum.public_tree.arrays import NO_BATCHES
+from zerosum.public_tree.arrays import NO_BATCHES, pass_step
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import CHANCE_NODE, DECISION, FOLD
 from zerosum.public_tree.passes import Workspace, terminal_batches
@@ -33,11 +33,11 @@ def _walks(tree, threads, dtype, predict, batched):
     v, out = DCFR(), []
     for t in range(1, 4):
         for p in (0, 1):
-            out.append(ws.walk(p, strategy[p], strategy[1 - p], kernels.UPDATE, average[p], v.average_weight(t),
-                               v.regret_rule(t), regrets_p=regrets[p], predict=predict, pscale=1.0))
+            out.append(ws.walk(pass_step(p, kernels.UPDATE, v.average_weight(t), v.regret_rule(t), predict, 1.0),
+                               strategy[p], strategy[1 - p], average[p], regrets_p=regrets[p]))
     for p in (0, 1):
-        out += [ws.walk(p, average[p], average[1 - p], kernels.BEST_RESPONSE),
-                ws.walk(p, average[p], average[1 - p], kernels.EXPECT)]
+        out += [ws.walk(pass_step(p, kernels.BEST_RESPONSE), average[p], average[1 - p]),
+                ws.walk(pass_step(p, kernels.EXPECT), average[p], average[1 - p])]
     return out, regrets + average + ([] if not predict else strategy)
 
 

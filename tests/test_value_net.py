@@ -7,7 +7,6 @@ import pytest
 
 from zerosum import load_game
 from zerosum.errors import ZerosumError
-from zerosum.public_tree.analysis import node_values, path_reach, subtree
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import DECISION
 from zerosum.public_tree.passes import nash_conv_public
@@ -15,6 +14,7 @@ from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
 from zerosum.resolving import value_net as vn
 from zerosum.resolving.depth_limited import cut
+from zerosum.solutions.analysis import node_values, path_reach, subtree
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ Where things live (``help(zerosum.NAME)`` for each; from the bottom of the layer
   ``SOLVERS["dcfr"](game, alpha=1.5)``; :class:`CFRSolver` and :class:`CFRPlusSolver` are also
   here; one module per algorithm in :mod:`zerosum.solvers`;
 * the public-tree form of poker games (hand vectors, its own solver and the Ray split):
-  :mod:`zerosum.public_tree`; learned oracles :mod:`zerosum.learning`; networks
+  :mod:`zerosum.public_tree`; what a solved tree says (node reports, values, ``.zsp`` solution
+  files) :mod:`zerosum.solutions`; re-solving :mod:`zerosum.resolving`; learned oracles :mod:`zerosum.learning`; networks
   :mod:`zerosum.deep`; Ray :mod:`zerosum.distributed`;
 * perfect-information games and search: :mod:`zerosum.perfect` (``load_perfect_game``,
   :mod:`zerosum.perfect.search`, agents, tournaments); the exact Connect Four solver is

@@ -1,5 +1,5 @@
 """The explore view: saved policies uploaded to the app, read back as information-set tables (Leduc)
-and as a hold'em public tree with the per-hand report and 13x13 grid of public_tree.analysis."""
+and as a hold'em public tree with the per-hand report and 13x13 grid of solutions.analysis."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from conftest import wait_for
 from zerosum.core.compile import compiled
 from zerosum.core.evaluation import evaluate
 from zerosum.games import load_game
-from zerosum.public_tree import analysis
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import public_solver
+from zerosum.solutions import analysis
 from zerosum.solvers import SOLVERS
 
 # a turn subgame: chance deals the river (a card to pick), ~0.5 s to build and solve

@@ -13,9 +13,10 @@ import pytest
 from zerosum.games import load_game
 from zerosum.poker.spots import spot_params
 from zerosum.public_tree.holdem_build import holdem_public_tree
-from zerosum.public_tree.locking import NodeLocks, lock_solver, locked_exploitability
+from zerosum.public_tree.locking import NodeLocks, lock_solver
 from zerosum.public_tree.policy import PublicPolicy
 from zerosum.public_tree.solver import default_dtype, public_solver_class
+from zerosum.solutions.analysis import locked_exploitability
 
 #: a river spot with narrow ranges (39 public nodes): a locked solve takes a fraction of a second
 TINY = {"name": "tiny river", "board": "Ks7d2c9h5s", "pot": 10, "stack": 100,

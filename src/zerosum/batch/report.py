@@ -109,7 +109,7 @@ def class_table(results, actions=None) -> dict:
     / sum_f w_f p_f(k)`` (the class's EV over the flops, each flop counted by its frequency and
     by how often the class is held there), with ``flops`` the number of flops holding it.  Only
     the flops whose files hold the class EVs (version 2); ``{}`` if none does."""
-    from ..public_tree.analysis import grid_classes
+    from ..poker.cards import grid_classes
 
     results = [r for r in results if r.get("version", 1) >= 2 and "action_ev" in r]
     if not results:

@@ -203,17 +203,17 @@ def parse_target(target) -> float:
 
 def root_values(tree, policy) -> dict:
     """Per hand at the root (player 0's decision before any card), from the solver's own
-    depth-first pass (:func:`zerosum.public_tree.analysis.node_values`, EXPECT, both players) at
+    depth-first pass (:func:`zerosum.solutions.analysis.node_values`, EXPECT, both players) at
     each root child: ``ev`` (two vectors: each player's EV in net chips given the hand, cfv / D
-    as in :mod:`zerosum.public_tree.analysis`; NaN where the hand cannot be held), ``action_ev``
+    as in :mod:`zerosum.solutions.analysis`; NaN where the hand cannot be held), ``action_ev``
     ([actions x player 0's hands]: player 0's EV had the hand taken that action, then followed
     the strategy: the action's child's counterfactual value / D; ``ev[0]`` is its mix by the
     root strategy), ``probability`` (two vectors, P(hand) = reach x D, summing to 1: the root is
     reached) and ``strategy`` (the root's [actions x hands]).  The root's hands are the whole
     ranges on a suit-isomorphic tree too (its mirrors are deals below chance), so this reads the
     tree a batch solves; the cost is one iteration's two passes."""
-    from ..public_tree.analysis import Boards, node_values
     from ..public_tree.form import DECISION
+    from ..solutions.analysis import Boards, node_values
 
     if int(tree.kind[0]) != DECISION or int(tree.player[0]) != 0:
         raise ZerosumError("a batch's root is player 0's decision")
@@ -238,7 +238,7 @@ def root_values(tree, policy) -> dict:
 def _by_class(labels, prob: np.ndarray, values: dict) -> dict:
     """Per 13x13 class held (P(hand) > 0): ``weight`` (its share of P(hand)) and the P(hand)-weighted
     mean of each of ``values`` (name: [hands] or [k x hands] with a list of k names)."""
-    from ..public_tree.analysis import hand_class
+    from ..poker.cards import hand_class
 
     total = prob.sum()
     out: dict[str, dict] = {}
@@ -293,6 +293,7 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
     from ..poker.spots import spot_params
     from ..public_tree.holdem_build import holdem_public_tree
     from ..public_tree.solver import default_dtype, public_solver
+    from ..solutions.saved import save_policy
 
     t0 = time.perf_counter()
     game = load_game("holdem", **spot_params({**spot, "board": flop}))
@@ -320,7 +321,7 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
             path = Path(tmp) / "solution.zsp"
             # on the whole tree, as zerosum solve holdem --save writes it (what evaluate --spot builds)
             whole = average if tree.iso is None else average.on_full_tree(holdem_public_tree(game, isomorphism=False))
-            whole.save(path)
+            save_policy(whole, path)
             extra["_solution"] = path.read_bytes()
     t3 = time.perf_counter()
     return {**extra, "format": FORMAT, "version": VERSION, "flop": canonical(flop), "board": flop,

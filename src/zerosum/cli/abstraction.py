@@ -124,7 +124,9 @@ def solve_holdem_abstracted(g, algorithm: str, iterations: int, options, save_pa
            "sizes": tree.sizes(), "value": row["value_average"], "nash_conv": row["nash_conv_average"],
            "exploitability": row["nash_conv_average"] / 2, "seconds": {"compile": compile_s, "solve": solve_s}}
     if save_path:
-        solver.average_policy().save(save_path)
+        from ..solutions.saved import save_policy
+
+        save_policy(solver.average_policy(), save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)

@@ -56,7 +56,9 @@ def solve_continual(g, iterations: int, options, save_path, as_json: bool, seed=
     r = continual(g, solver, iterations, root)
     out = {"game": g.id, "algorithm": "continual", **r.to_dict(), "solve_s": time.perf_counter() - t0}
     if save_path:
-        r.policy.save(save_path)
+        from ..solutions.saved import save_policy
+
+        save_policy(r.policy, save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)

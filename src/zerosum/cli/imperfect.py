@@ -782,7 +782,7 @@ def _game_named_in(game: str, params, policy_file: str):
         first_error = e
     if params or str(policy_file).endswith(".npz") or not probe(policy_file, verb="read policy file"):
         raise first_error
-    from ..public_tree.solution_file import is_solution_file, saved_game_id
+    from ..solutions.solution_file import is_solution_file, saved_game_id
 
     try:
         if is_solution_file(policy_file):  # its header only (a damaged one: that error)
@@ -853,8 +853,8 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
     if lbr and ev is not None and str(policy_file).endswith(".npz"):  # networks: tabulate them first
         raise ZerosumError(f"--lbr plays a tabular policy, and {policy_file} holds networks; zerosum solve "
                            f"{g.name} --save POLICY.json writes one")
-    if lbr and ev is not None:  # a public-tree policy: LBR's exact value (zerosum.public_tree.lbr)
-        from ..public_tree.lbr import public_local_best_response
+    if lbr and ev is not None:  # a public-tree policy: LBR's exact value (zerosum.solutions.lbr)
+        from ..solutions.lbr import public_local_best_response
         from .public_tree import load_public_policy
 
         public = load_public_policy(g, policy_file)
@@ -870,7 +870,7 @@ def evaluate(game, policy_file, params, as_json, form=None, node=None, spot=None
     out = {"game": g.id, "policy": policy_file, **ev.to_dict()}
     if lbr_out is not None:
         out["lbr"] = lbr_out
-    if node is not None:  # per hand at one public node (zerosum.public_tree.analysis)
+    if node is not None:  # per hand at one public node (zerosum.solutions.analysis)
         out["node"] = node_report_public(g, policy_file, node)
     if as_json:
         emit_json(out)

@@ -289,7 +289,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     # the whole tree, 1.1 GB less while the file is written); the report reads the root
     avg = solver.average_policy() if locks is not None else None
     if locks is not None:
-        from ..public_tree.locking import locked_exploitability
+        from ..solutions.analysis import locked_exploitability
 
         extra["locks"] = {**locks.summary(), **locked_exploitability(tree, avg, locks)}
         extra["locks"]["free_player_gain_pot_fraction"] = pot_fraction(extra["locks"]["free_player_gain"], tree.pot)
@@ -384,12 +384,13 @@ _LOADED: dict = {}
 
 def load_public_policy(game, policy_file, stored_tree: bool = False):
     """The PublicPolicy saved in ``policy_file`` on ``game``'s public tree (built, never solved): a
-    solution file (zerosum.public_tree.solution_file, known by its first bytes) read block by block
+    solution file (zerosum.solutions.solution_file, known by its first bytes) read block by block
     as its nodes are asked for, or the JSON; the last one read is kept.  ``stored_tree``: a
     solution file's policy on the tree stored in it (no build; for the NumPy analysis of
     ``--node``), else on the tree built from the game."""
-    from ..public_tree.policy import PublicPolicy, open_solution
-    from ..public_tree.solution_file import is_solution_file
+    from ..public_tree.policy import PublicPolicy
+    from ..solutions.saved import open_solution
+    from ..solutions.solution_file import is_solution_file
 
     path = Path(policy_file)
     try:
@@ -416,9 +417,9 @@ def load_public_policy(game, policy_file, stored_tree: bool = False):
 
 def node_report_public(game, policy_file, label: str) -> dict:
     """``zerosum evaluate --node LABEL``: the per-hand report of
-    :func:`zerosum.public_tree.analysis.node_analysis` at that public node, JSON-ready (arrays as
+    :func:`zerosum.solutions.analysis.node_analysis` at that public node, JSON-ready (arrays as
     lists, NaN as null), from the saved policy alone."""
-    from ..public_tree.analysis import node_analysis, to_json
+    from ..solutions.analysis import node_analysis, to_json
 
     if not is_public_policy_file(policy_file):
         raise ZerosumError(f"--node reads a public-tree policy, and {policy_file} is not one; "
@@ -552,7 +553,7 @@ def is_public_policy_file(path) -> bool:
     """A public-tree policy: a solution file (by its first bytes) or zerosum.public-policy JSON
     (its first 64 KiB, read without the rest: a file the web app downloads puts the run's
     parameters, ranges included, before the format)."""
-    from ..public_tree.solution_file import is_solution_file
+    from ..solutions.solution_file import is_solution_file
 
     if is_solution_file(path):
         return True

@@ -14,6 +14,14 @@ import time
 from ..errors import ZerosumError
 from .common import console, emit_json, parse_params, progress_status
 
+
+def save_policy(policy, path) -> None:
+    """``--save``: JSON, or a solution file under a ``.zsp`` name (:mod:`zerosum.solutions.saved`)."""
+    from ..solutions.saved import save_policy as write_policy
+
+    write_policy(policy, path)
+
+
 #: --option keys of -a resolve, with their defaults (None: required)
 OPTIONS = {"blueprint": None, "node": None, "method": "resolve", "solver": "cfr+"}
 DESCRIPTION = ("Subgame re-solving of a saved blueprint at one public state (history tree): unsafe, resolve "
@@ -92,7 +100,7 @@ def solve_resolve(g, iterations: int, options, save_path, as_json: bool, seed=No
         save_resolve_state(state_path, meta, r.states)
         out["state"] = state_path
     if save_path:
-        r.policy.save(save_path)
+        save_policy(r.policy, save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)
@@ -255,7 +263,7 @@ def solve_depth_limited(g, iterations: int, options, save_path, as_json: bool, s
            "pot": tree.pot, "solve_wall_s": wall}
     _state_outputs(out, r.states, meta, state_path, resume_path)
     if save_path:
-        r.policy.save(save_path)
+        save_policy(r.policy, save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)
@@ -346,7 +354,7 @@ def _solve_leaf_values(g, iterations: int, opts: dict, given: set, save_path, as
            "leaf": opts["leaf"], "depth": opts["depth"], "solver": variant.name, "iterations": iterations, **info,
            "leaf_calls": r.leaf_calls, **timing, "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
     if save_path:
-        r.policy.save(save_path)
+        save_policy(r.policy, save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)
@@ -402,7 +410,7 @@ def _resolve_node(g, tree, blueprint, iterations: int, opts: dict, variant, bias
            "nash_conv": ev["nash_conv"], "value": ev["value"], "pot": tree.pot}
     _state_outputs(out, r.states, meta, state_path, resume_path)
     if save_path:
-        r.policy.save(save_path)
+        save_policy(r.policy, save_path)
         out["saved"] = save_path
     if as_json:
         emit_json(out)

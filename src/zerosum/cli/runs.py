@@ -229,15 +229,24 @@ def solve_result(game, algorithm: str, updates, iterations, rows, first_actions:
 
 
 def save_policy(solver, policy, path) -> None:
-    """The average policy as JSON; a network solver's networks next to it (``.npz``)."""
+    """The average policy as JSON (a public-tree policy under a ``.zsp`` name: a solution file); a
+    network solver's networks next to it (``.npz``)."""
     from ..files import check_policy_path
+    from ..solutions.saved import save_policy as write_policy
 
     check_policy_path(path)  # never JSON under a Gambit name, whichever command got here
-    policy.save(path)
+    write_policy(policy, path)
     if hasattr(solver, "networks"):
         from ..deep.network_policy import network_path, save_networks
 
         save_networks(network_path(path), solver.networks())
+
+
+def _save_current(policy, path) -> None:
+    """``--save-current``: JSON, or a solution file under a ``.zsp`` name."""
+    from ..solutions.saved import save_policy as write_policy
+
+    write_policy(policy, path)
 
 
 def _plot(curve, path, title) -> None:
@@ -258,7 +267,7 @@ def write_outputs(result: dict, solver, policy, state_path=None, save_path=None,
     for key, path, write in (
             ("state_saved", state_path, lambda: save_state(solver, state_path)),
             ("saved", save_path, lambda: save_policy(solver, policy, save_path)),
-            ("saved_current", current_path, lambda: current_policy().save(current_path)),
+            ("saved_current", current_path, lambda: _save_current(current_policy(), current_path)),
             ("plot", plot_path, lambda: _plot(curve, plot_path, title))):
         if path:
             try:

@@ -397,12 +397,12 @@ def _public_resolve_table(tree, blueprint_iterations: int, iterations: int, limi
     the other rows), the last row's the whole table's."""
     import time
 
-    from ..public_tree.analysis import subtree
     from ..public_tree.form import CHANCE_NODE, DECISION
     from ..public_tree.passes import nash_conv_public
     from ..public_tree.policy import PublicPolicy
     from ..public_tree.solver import public_solver
     from ..resolving.resolve import resolve_public
+    from ..solutions.analysis import subtree
     from ..solvers.rules import DCFR
 
     s = public_solver("dcfr", tree)

@@ -129,3 +129,21 @@ def dead_mask(dead) -> np.ndarray:
 def live_pairs(dead=()) -> np.ndarray:
     """Indices (into ``hole_pairs()``) of the pairs that share no card with ``dead``, ascending."""
     return np.flatnonzero(~dead_mask(dead))
+
+
+def hand_class(label: str) -> str:
+    """'AA', 'AKs' or 'AKo' of a hole-card label like 'AhKh'."""
+    a, b = label[0], label[2]
+    if RANKS.index(b) > RANKS.index(a):
+        a, b = b, a
+    if a == b:
+        return a + b
+    return a + b + ("s" if label[1] == label[3] else "o")
+
+
+def grid_classes() -> list[list[str]]:
+    """The 13x13 grid, A first: pairs on the diagonal, suited above it (row = higher card),
+    offsuit below (column = higher card)."""
+    r = RANKS[::-1]
+    return [[r[i] + r[j] if i == j else (r[i] + r[j] + "s" if i < j else r[j] + r[i] + "o") for j in range(13)]
+            for i in range(13)]

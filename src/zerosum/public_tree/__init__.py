@@ -11,15 +11,17 @@ private hands (the poker family and hold'em subgames), its builders and its pass
   (the terminals' hand-written vector loops, their plain twins and the ``ZEROSUM_SIMD=0`` switch);
 * the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),
-  :mod:`.split` (the solver split at public chance over Ray workers); re-solving (depth-limited,
-  subgames, leaf values) is built on this package in :mod:`zerosum.resolving`;
-* what users read: :mod:`.analysis` (per hand at a node: strategy, reach, EV, equity; the 13x13
-  grid and categories), :mod:`.locking` (node locking: one player's strategy fixed at some nodes).
+  :mod:`.split` (the solver split at public chance over Ray workers), :mod:`.locking` (node
+  locking: one player's strategy fixed at some nodes), :mod:`.abstraction` (card abstraction by
+  tying the arrays);
+* built on this package, apart: re-solving (depth-limited, subgames, leaf values) in
+  :mod:`zerosum.resolving`; what a solved tree says (node reports, grids, values, local best
+  response, the ``.zsp`` solution file) in :mod:`zerosum.solutions`.
 
 May import: numpy, numba (and its llvmlite, for the intrinsics of :mod:`.simd` and :mod:`.kernels`), :mod:`zerosum.core`,
 :mod:`zerosum.poker` (the rules it builds from), :mod:`zerosum.solvers` (the variants' regret rules), :mod:`zerosum.distributed` (Ray, in
 :mod:`.split` only), :mod:`zerosum.files`, :mod:`zerosum.errors`, :mod:`zerosum.progress`.  Never the
-command line, nor :mod:`zerosum.resolving` (built on this package).
+command line, nor :mod:`zerosum.resolving` or :mod:`zerosum.solutions` (built on this package).
 """
 
 import os as _os

@@ -4,7 +4,7 @@ each street, perfect recall, solved by tying the real tree's arrays, evaluated e
 **Buckets.**  At a decision node whose board has b cards, a hand's key is its bucket on every board
 from the subgame's first street to b: the bucket on a board is its rank, in K equal-count groups,
 of its E[HS] there (showdown equity against a uniformly random opponent hand over every runout,
-:func:`zerosum.public_tree.analysis.equity`), among the hands the board leaves live.  Hands sharing
+:func:`zerosum.poker.equity.equity`), among the hands the board leaves live.  Hands sharing
 a key at a node are one information set of the abstract game (the key remembers the earlier streets'
 buckets: perfect recall, as the poker family's abstraction).
 
@@ -37,9 +37,11 @@ def board_buckets(tree: PublicTree, k: int) -> dict:
     decision nodes: equal-count groups of E[HS] against a uniform opponent, over the sweep's shared
     hand list (a player's hands are its window of it)."""
     from ..poker.cards import parse_cards
-    from .analysis import _hand_cards, equity
+    from ..poker.equity import equity
+    from .terminals import SWEEP
 
-    cards = _hand_cards(tree)
+    # the sweep's shared list of hands (both players' lists are windows of it)
+    cards = np.asarray(tree.terminals.cards, dtype=np.int64) if tree.terminals.kind == SWEEP else None
     boards = tree.extra.get("boards")
     if cards is None or boards is None:
         raise ZerosumError(f"card abstraction on the public tree is for hold'em subgames; {tree.game_id} is not one "

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import ZerosumError
 from ..poker.family import PokerGame, PokerHistory
-from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, assemble
+from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, Hands, Nodes, PublicTree, assemble
 from .terminals import DenseTerminals, RankTerminals
 
 
@@ -196,6 +196,6 @@ def poker_public_tree(game: PokerGame, rank_form: bool = True, progress=None) ->
     node_labels = [prefix[b] + suffix[s] for b, s in zip(board.tolist(), skel.tolist())]
     terminals = rank_terminals(game) if rank_form else dense_terminals(game)
     ones = np.ones(game.ranks)
-    return assemble(game.id, kind, player, parent, board, stake, node_labels, [actions[s] for s in skel.tolist()],
-                    (labels, labels), (ones, ones), terminals, histories=game.estimated_sizes()["histories"],
-                    pot=2 * game.ante, compile_s=time.perf_counter() - t0)
+    nodes = Nodes(kind, player, parent, board, stake, node_labels, [actions[s] for s in skel.tolist()])
+    return assemble(game.id, nodes, Hands((labels, labels), (ones, ones)), terminals,
+                    histories=game.estimated_sizes()["histories"], pot=2 * game.ante, compile_s=time.perf_counter() - t0)

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import ZerosumError
+
 DECISION, CHANCE_NODE, FOLD, SHOWDOWN = 0, 1, 2, 3
 SWEEP_KIND = 1  # (terminals.SWEEP: the card evaluator, whose lists are windows of one)
 KIND_NAMES = ("decision", "chance", "fold", "showdown")
@@ -142,20 +144,47 @@ class TreeBuilder:
 
     def finish(self, game_id: str, hand_labels, ranges, terminals, histories: int, pot: float,
                compile_s: float = 0.0, **extra) -> PublicTree:
-        return assemble(game_id, np.array(self.kind, dtype=np.int64), np.array(self.player, dtype=np.int64),
-                        np.array(self.parent, dtype=np.int64), np.array(self.board, dtype=np.int64),
-                        np.array(self.stake, dtype=np.float64), tuple(self.labels), tuple(self.actions),
-                        hand_labels, ranges, terminals, histories, pot, compile_s, **extra)
+        nodes = Nodes(np.array(self.kind, dtype=np.int64), np.array(self.player, dtype=np.int64),
+                      np.array(self.parent, dtype=np.int64), np.array(self.board, dtype=np.int64),
+                      np.array(self.stake, dtype=np.float64), tuple(self.labels), tuple(self.actions))
+        return assemble(game_id, nodes, Hands(hand_labels, ranges), terminals, histories, pot, compile_s, **extra)
 
 
-def assemble(game_id: str, kind, player, parent, board, stake, labels, action_labels, hand_labels, ranges,
-             terminals, histories: int, pot: float, compile_s: float = 0.0, **extra) -> PublicTree:
-    """The PublicTree of per-node arrays listed parents first with the children of a node consecutive
-    (what :class:`TreeBuilder` collects, or a vectorized builder makes): adds ``first_child``,
-    ``n_children`` and the ``offset`` of each decision node's block in its player's arrays."""
-    kind = np.asarray(kind, dtype=np.int64)
-    player = np.asarray(player, dtype=np.int64)
-    parent = np.asarray(parent, dtype=np.int64)
+@dataclass(frozen=True)
+class Nodes:
+    """A public tree's nodes as a builder lists them, parents first with the children of a node
+    consecutive: per node its kind, acting player (the folder at a fold, -1 elsewhere), parent,
+    board id, stake, public label and action labels (empty but at decisions).  What
+    :func:`assemble` completes into a :class:`PublicTree`; any sequences (NumPy arrays or lists)."""
+
+    kind: object
+    player: object
+    parent: object
+    board: object
+    stake: object
+    labels: object
+    action_labels: object
+
+
+@dataclass(frozen=True)
+class Hands:
+    """Both players' private hands: ``labels`` (per player, a label per hand) and ``ranges`` (per
+    player, the initial weight of each hand)."""
+
+    labels: object
+    ranges: object
+
+
+def assemble(game_id: str, nodes: Nodes, players: Hands, terminals, histories: int, pot: float,
+             compile_s: float = 0.0, **extra) -> PublicTree:
+    """The PublicTree of ``nodes`` (what :class:`TreeBuilder` collects, or a vectorized builder
+    makes): adds ``first_child``, ``n_children`` and the ``offset`` of each decision node's block in
+    its player's arrays.  ``players``: both players' hand labels and ranges; ``extra``: the form's
+    ``extra`` (hold'em: boards, hands, suit isomorphism)."""
+    kind = np.asarray(nodes.kind, dtype=np.int64)
+    player = np.asarray(nodes.player, dtype=np.int64)
+    parent = np.asarray(nodes.parent, dtype=np.int64)
+    ranges = players.ranges
     n = len(kind)
     if np.any(parent[1:] >= np.arange(1, n)):
         raise AssertionError("public tree: a parent after its child")
@@ -173,8 +202,22 @@ def assemble(game_id: str, kind, player, parent, board, stake, labels, action_la
     return PublicTree(
         game_id=game_id, kind=kind.astype(t["kind"]), player=player.astype(t["player"]),
         parent=parent.astype(t["parent"]), first_child=first.astype(t["first_child"]),
-        n_children=count.astype(t["n_children"]), board=np.asarray(board).astype(t["board"]),
-        stake=np.asarray(stake, dtype=np.float64), offset=offset, labels=tuple(labels), action_labels=tuple(action_labels),
-        hand_labels=(tuple(hand_labels[0]), tuple(hand_labels[1])),
+        n_children=count.astype(t["n_children"]), board=np.asarray(nodes.board).astype(t["board"]),
+        stake=np.asarray(nodes.stake, dtype=np.float64), offset=offset, labels=tuple(nodes.labels),
+        action_labels=tuple(nodes.action_labels), hand_labels=(tuple(players.labels[0]), tuple(players.labels[1])),
         ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
         terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)
+
+
+def find_node(tree: PublicTree, label: str) -> int:
+    """The public node with this label (``":9h:cc/r"``: cards dealt after the starting board, then
+    the betting of each street, '/' between streets), or a one-line refusal naming some labels."""
+    try:
+        return tree.labels.index(label)
+    except ValueError:
+        pass
+    near = [tree.labels[int(k)] for k in np.flatnonzero(tree.kind == DECISION)[:6]]
+    iso = ("; this tree is suit-isomorphic (one deal per class of suit-alike cards): read a mirror deal's node "
+           "on the whole tree, with the policy's on_full_tree") if tree.iso is not None else ""
+    raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
+                       f"(the root is {tree.labels[0]!r}){iso}")

@@ -20,7 +20,7 @@ import numpy as np
 from ..poker.cards import cards_str
 from ..poker.strength import board_strengths
 from .build import Skeleton, expand
-from .form import CHANCE_NODE, PublicTree, assemble
+from .form import CHANCE_NODE, Hands, Nodes, PublicTree, assemble
 from .terminals import SweepTerminals
 
 
@@ -189,9 +189,10 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
         extra["iso"] = (first, count, table, np.array(rows, dtype=np.int8))  # (a row per swap, a swap per mirror)
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     mine = [order[a:a + m] for a, m in window.tolist()]  # each player's hands, as the game's indices
-    return assemble(game.id, kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()],
-                    tuple(tuple(game.hand_labels[i] for i in m.tolist()) for m in mine),
-                    tuple(np.asarray(r)[m] for r, m in zip(game.ranges, mine)), terminals,
+    nodes = Nodes(kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()])
+    players = Hands(tuple(tuple(game.hand_labels[i] for i in m.tolist()) for m in mine),
+                    tuple(np.asarray(r)[m] for r, m in zip(game.ranges, mine)))
+    return assemble(game.id, nodes, players, terminals,
                     histories=est["histories"], pot=game.pot, compile_s=time.perf_counter() - t0,
                     boards=tuple(cards_str(game.board + d) for d in boards),
                     hands=tuple(np.asarray(game.hands)[m] for m in mine), **extra)

@@ -26,7 +26,8 @@ solver takes without the shape pass; the same figures, slower), the depth-first 
 solver has ``threads`` (the per-node pass runs in one thread).  A saved state records the locks
 (:meth:`NodeLocks.to_json`); resuming restores or checks them (:func:`restore_locks`).
 
-Exploitability under locks (:func:`locked_exploitability`): the free player F's gain, its
+Exploitability under locks (:func:`zerosum.solutions.analysis.locked_exploitability`, with
+the other readings of a solution): the free player F's gain, its
 best-response value against L's profile minus its value, and L's gain when it may change only its
 free slots (a best response that keeps the lock).  Their sum is the NashConv of the locked game,
 zero at its equilibrium.  The usual NashConv (both players unrestricted) stays positive there: it
@@ -51,7 +52,7 @@ SUM_TOLERANCE = 1e-6
 class NodeLocks:
     """Locks of one player on ``tree``, checked: ``slots`` (flat indices into that player's arrays,
     the form's layout) and ``values`` (the locked probabilities there); ``masks`` per node, the
-    locked hands (what :func:`~zerosum.public_tree.analysis.best_response_value` keeps fixed)."""
+    locked hands (what :func:`~zerosum.solutions.analysis.best_response_value` keeps fixed)."""
 
     def __init__(self, tree: PublicTree, spec: dict, player: int | None = None, source: str = "locks"):
         if not isinstance(spec, dict) or not spec:
@@ -66,7 +67,7 @@ class NodeLocks:
         for label, hands in spec.items():
             node = index.get(label)
             if node is None:
-                from .analysis import find_node
+                from .form import find_node
 
                 try:
                     find_node(tree, label)
@@ -225,7 +226,7 @@ def _range_hands(tree: PublicTree, q: int, text, hand_index: dict, held: np.ndar
 
 def _range_examples(tree: PublicTree, q: int, held: np.ndarray) -> str:
     """A few hand classes of player q's range (``'AKs', 'QQ', 'T9s'``) for a refusal."""
-    from .analysis import hand_class
+    from ..poker.cards import hand_class
 
     seen = []
     for i in np.flatnonzero(held):
@@ -301,27 +302,3 @@ def restore_locks(solver, saved: str | None) -> None:
     elif not given.same(locks):
         raise ZerosumError(f"the saved state was solved with other node locks ({locks.describe()}); resume it "
                            f"with the same --option lock file, or without --option lock (the saved locks are kept)")
-
-
-def locked_exploitability(tree: PublicTree, policy, locks: NodeLocks) -> dict:
-    """Gains against ``policy`` (the lock written over it) of the free player (an unrestricted best
-    response: the compiled passes, :func:`~zerosum.public_tree.passes.nash_conv_public`) and of the
-    locked player (a best response that keeps its locked slots: the NumPy pass of
-    :func:`~zerosum.public_tree.analysis.best_response_value`; None where that pass would be too
-    large, see :func:`~zerosum.public_tree.analysis.check_size`), the locked game's NashConv (their
-    sum) and the usual one; ``value`` is player 0's."""
-    from .analysis import best_response_value
-
-    pol = locks.policy(policy)
-    ev = pol.evaluate()
-    value = ev["value"]
-    f, lp = locks.free_player, locks.player
-    own = [value, -value]
-    gain_f = ev["best_response_values"][f] - own[f]
-    try:
-        gain_l = best_response_value(tree, pol, lp, locked=locks.masks) - own[lp]
-    except ZerosumError:
-        gain_l = None
-    return {"value": value, "locked_player": lp, "free_player": f, "free_player_gain": gain_f,
-            "locked_player_gain": gain_l, "locked_nash_conv": None if gain_l is None else max(gain_f + gain_l, 0.0),
-            "nash_conv": ev["nash_conv"]}

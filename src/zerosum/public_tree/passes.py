@@ -188,16 +188,20 @@ class Workspace:
         self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
         return value
 
-    def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
-             regrets_p=None, predict: int = 0, pscale: float = 1.0, scales=None) -> float:
-        """One pass of player p (``mode``: kernels.UPDATE, BEST_RESPONSE or EXPECT); ``scales``: the
-        updating player's node scales where its sums are 16-bit (float32 [2, nodes], depth-first
-        pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`).  Returns p's expected payoff."""
+    def walk(self, st: Step, src_p, src_o, avg_p=None, regrets_p=None, scales=None, sample=None) -> float:
+        """One pass of player ``st.p`` (:func:`~zerosum.public_tree.arrays.pass_step`: the mode,
+        kernels.UPDATE, BEST_RESPONSE or EXPECT, the average's weight, the regret rule, a predictive
+        variant's prediction), its strategy read from ``src_p``, the opponent's from ``src_o``;
+        ``avg_p``: p's average sums (UPDATE); ``regrets_p``: p's regrets where they are not
+        ``src_p`` (a predictive variant); ``scales``: the updating player's node scales where its
+        sums are 16-bit (float32 [2, nodes], depth-first pass only; see
+        :func:`~zerosum.public_tree.kernels.dfs_from`); ``sample``: the public chance draws
+        (PCS-MCCFR).  Returns p's expected payoff."""
+        p = st.p
         sums = Sums(self.ranges[p], self.ranges[1 - p], src_p, src_o, self.empty if avg_p is None else avg_p,
                     src_p if regrets_p is None else regrets_p, self.no_scales if scales is None else scales,
                     self.no_sample if sample is None else sample)
-        st = pass_step(p, mode, weight, rule, predict, pscale)
-        key = bool(predict)
+        key = bool(st.predict)
         if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
             self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key,
                                              self.batches))
@@ -301,14 +305,14 @@ def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, 
     an equilibrium, as postflop-solver reports it; that takes both players' values (four passes),
     and ``values`` holds them ([v0, -v0] otherwise)."""
     ws = workspace or Workspace(tree, np.float64)
-    br1 = ws.walk(1, src[1], src[0], kernels.BEST_RESPONSE)
-    br0 = ws.walk(0, src[0], src[1], kernels.BEST_RESPONSE)
+    br1 = ws.walk(pass_step(1, kernels.BEST_RESPONSE), src[1], src[0])
+    br0 = ws.walk(pass_step(0, kernels.BEST_RESPONSE), src[0], src[1])
     if is_raked(tree):
-        v0 = ws.walk(0, src[0], src[1], kernels.EXPECT)
-        v1 = ws.walk(1, src[1], src[0], kernels.EXPECT)
+        v0 = ws.walk(pass_step(0, kernels.EXPECT), src[0], src[1])
+        v1 = ws.walk(pass_step(1, kernels.EXPECT), src[1], src[0])
         return {"value": float(v0), "values": [float(v0), float(v1)], "best_response_values": [float(br0), float(br1)],
                 "nash_conv": max(float(br0 - v0 + br1 - v1), 0.0)}
-    value = ws.walk(0, src[0], src[1], kernels.EXPECT) if value else None
+    value = ws.walk(pass_step(0, kernels.EXPECT), src[0], src[1]) if value else None
     return {"value": None if value is None else float(value),
             "values": None if value is None else [float(value), -float(value)],
             "best_response_values": [float(br0), float(br1)], "nash_conv": max(float(br0 + br1), 0.0)}

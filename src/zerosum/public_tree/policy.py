@@ -1,8 +1,9 @@
 """A policy on the public tree: per player, per decision node, an [action x hand] probability table.
 
-Saved as JSON (never pickle), or compactly as a solution file (``.zsp``: 16-bit or float32
-probabilities in a zip, read one node block at a time; :mod:`.solution_file`, :class:`SavedPolicy`).
-The JSON::
+Saved as JSON (never pickle); the compact solution file (``.zsp``: 16-bit or float32
+probabilities in a zip, read one node block at a time) is written and read by
+:mod:`zerosum.solutions` (:func:`~zerosum.solutions.saved.save_policy`,
+:func:`~zerosum.solutions.saved.open_solution`), which this package never imports.  The JSON::
 
     {"format": "zerosum.public-policy", "version": 1, "game": "poker(...)",
      "hands": [[hand labels of player 0], [of player 1]],
@@ -25,7 +26,7 @@ from .form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-policy"
 VERSION = 1
-#: ``--save`` paths with this suffix are written as solution files (solution_file.py)
+#: paths with this suffix are solution files: :func:`zerosum.solutions.saved.save_policy` writes them
 SOLUTION_SUFFIX = ".zsp"
 
 
@@ -178,19 +179,17 @@ class PublicPolicy:
     def to_dict(self) -> dict:
         return {**self._head(), "nodes": list(self._entries())}
 
-    def save(self, path, encoding: str | None = None) -> None:
+    def save(self, path) -> None:
         """The JSON of :meth:`to_dict`, byte for byte, written node by node (through a temporary
         sibling and a rename), so that a large policy never holds every probability as a Python
         float in lists (32 bytes each) and then the whole text at once.  A path ending in ``.zsp``
-        (or any ``encoding``, "uint16" or "float32") writes the compact solution file of
-        :mod:`zerosum.public_tree.solution_file` instead (uint16 unless told)."""
+        is refused: the compact solution file is :func:`zerosum.solutions.saved.save_policy`'s
+        (it records values computed by the analysis, which lives apart from the solver)."""
         from ..files import write_atomic
 
-        if encoding is not None or str(path).lower().endswith(SOLUTION_SUFFIX):
-            from .solution_file import write_solution
-
-            write_solution(self, path, encoding=encoding or "uint16")
-            return
+        if str(path).lower().endswith(SOLUTION_SUFFIX):
+            raise ZerosumError(f"{path}: a solution file (.zsp) is written by zerosum.solutions.save_policy(policy, "
+                               f"path); PublicPolicy.save writes JSON")
 
         head = json.dumps(self._head(), separators=(",", ":"))[:-1]  # without the closing brace
 
@@ -232,78 +231,3 @@ class PublicPolicy:
         from .passes import nash_conv_public
 
         return nash_conv_public(self.tree, self.probs)
-
-
-class SavedPolicy(PublicPolicy):
-    """A policy read from a solution file (:mod:`.solution_file`): :meth:`table` inflates only the
-    block holding that node (blocks are kept once read); ``probs`` reads them all, the first time
-    it is asked for.  ``evaluation``: what the file records of this policy (or None)."""
-
-    def __init__(self, tree: PublicTree, reader):
-        self.tree = tree
-        self.reader = reader
-        self.evaluation = reader.header.get("evaluation")
-        self._blocks: dict = {}
-        self._probs = None
-        self._recorded = None
-
-    def recorded_values(self, node: int) -> list[np.ndarray] | None:
-        """Both players' counterfactual values at ``node`` as the file records them (the root and
-        its children: :func:`~zerosum.public_tree.solution_file.record_values`, what
-        :func:`~zerosum.public_tree.analysis.node_values` computes there), or None."""
-        if self._recorded is None:
-            self._recorded = self.reader.recorded_values(self.tree.n_hands)
-        found = self._recorded.get(int(node))
-        return None if found is None else [v.copy() for v in found]
-
-    def _block(self, p: int, k: int) -> np.ndarray:
-        found = self._blocks.get((p, k))
-        if found is None:
-            from .solution_file import decode
-
-            found = self._blocks[(p, k)] = decode(self.reader.block(p, k))
-        return found
-
-    @property
-    def probs(self) -> list[np.ndarray]:
-        if self._probs is None:
-            out = [np.empty(n) for n in self.tree.infoset_actions()]
-            for p in (0, 1):
-                for k, first in enumerate(self.reader.firsts[p]):
-                    b = self._block(p, k)
-                    out[p][first:first + len(b)] = b
-                    self._blocks.pop((p, k))  # one copy
-            self._probs = out
-        return self._probs
-
-    def table(self, node: int) -> np.ndarray:
-        if self._probs is not None:
-            return super().table(node)
-        t = self.tree
-        p = int(t.player[node])
-        if t.kind[node] != DECISION:
-            raise ZerosumError(f"node {node} is not a decision node")
-        k = int(np.searchsorted(self.reader.starts[p], node, side="right")) - 1
-        n, na = t.n_hands[p], int(t.n_children[node])
-        o = int(t.offset[node]) - self.reader.firsts[p][k]
-        return self._block(p, k)[o:o + na * n].reshape(na, n)
-
-
-def open_solution(path, tree: PublicTree | None = None, game=None) -> SavedPolicy:
-    """The policy saved at ``path`` (a solution file, :mod:`.solution_file`) on ``tree`` (checked
-    against it), its blocks read on demand.  Without ``tree``: on the tree stored in the file
-    where it is ``game``'s (no build: what ``evaluate --node`` reads), else on ``game``'s public
-    tree, built."""
-    from .solution_file import SolutionReader
-
-    reader = SolutionReader(path)
-    if tree is None:
-        if reader.header["game"] != game.id:
-            raise ZerosumError(f"{reader.source} was made for {reader.header['game']!r}, not {game.id!r}")
-        tree = reader.stored_tree(game.id)
-        if tree is None:
-            from .compile import public_tree
-
-            tree = public_tree(game)
-    reader.check_tree(tree)
-    return SavedPolicy(tree, reader)

@@ -29,6 +29,7 @@ from ..solvers.base import IterativeSolver, check_state
 from ..solvers.capabilities import require
 from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
+from .arrays import pass_step
 from .form import PublicTree
 from .passes import ShapeWorkspace, Workspace, is_raked, nash_conv_public, shape_pass_fits
 from .policy import normalized
@@ -217,8 +218,8 @@ class PublicTreeSolver(IterativeSolver):
             if v.predictive:
                 predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
                 for p in (0, 1):
-                    ws.walk(p, self.strategy[p], self.strategy[1 - p], kernels.UPDATE, self.average[p], w, rule,
-                            regrets_p=self.regrets[p], predict=predict, pscale=pscale)
+                    ws.walk(pass_step(p, kernels.UPDATE, w, rule, predict, pscale), self.strategy[p],
+                            self.strategy[1 - p], self.average[p], regrets_p=self.regrets[p])
                     self.nodes_touched += ws.visited
                     if self.locks is not None:  # node locking (zerosum.public_tree.locking)
                         self.locks.apply(self, p)
@@ -227,8 +228,8 @@ class PublicTreeSolver(IterativeSolver):
                 self.nodes_touched += 2 * ws.visited
             else:
                 for p in (0, 1):
-                    ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule,
-                            scales=None if self.scales is None else self.scales[p])
+                    ws.walk(pass_step(p, kernels.UPDATE, w, rule), self.regrets[p], self.regrets[1 - p],
+                            self.average[p], scales=None if self.scales is None else self.scales[p])
                     self.nodes_touched += ws.visited
                     if self.locks is not None:
                         self.locks.apply(self, p)
@@ -368,8 +369,8 @@ class PublicChanceSampling(PublicTreeSolver):
             counts = self.tree.n_children[self._chance]
             self._sample[self._chance] = (self.rng.random(len(counts)) * counts).astype(np.int64)
             for p in (0, 1):
-                ws.walk(p, self.regrets[p], self.regrets[1 - p], kernels.UPDATE, self.average[p], w, rule,
-                        sample=self._sample)
+                ws.walk(pass_step(p, kernels.UPDATE, w, rule), self.regrets[p], self.regrets[1 - p],
+                        self.average[p], sample=self._sample)
                 self.nodes_touched += ws.visited
 
     def state_dict(self) -> dict:

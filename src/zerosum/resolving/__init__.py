@@ -9,7 +9,8 @@
 Built on the public tree's form, passes and policies (:mod:`zerosum.public_tree`), which never
 import this package.
 
-May import: numpy, numba, :mod:`zerosum.public_tree`, :mod:`zerosum.solvers` (the variants' regret
+May import: numpy, numba, :mod:`zerosum.public_tree`, :mod:`zerosum.solutions` (values and reach at a
+node of the blueprint, the boards' terminal matrices), :mod:`zerosum.solvers` (the variants' regret
 rules and capabilities), :mod:`zerosum.core` (memory limits), :mod:`zerosum.deep` and
 :mod:`zerosum.learning` (JAX, in :mod:`.value_net`'s training only), :mod:`zerosum.files`,
 :mod:`zerosum.errors`.  Never the command line.

@@ -35,7 +35,7 @@ the whole tree, whose exact NashConv comes from the depth-first pass
 
 The truncated pass is plain NumPy over [hands] vectors (a cut turn subgame has a few dozen public
 nodes): per iteration and player, one product per leaf and continuation, one per terminal above the
-cut (dense [n0 x n1] matrices of the board: :class:`~zerosum.public_tree.analysis.Boards`).  Memory is
+cut (dense [n0 x n1] matrices of the board: :class:`~zerosum.solutions.analysis.Boards`).  Memory is
 the leaf matrices: leaves x K' x n0 x n1 x 8 bytes (K' = 1 + the K - 1 biased continuations of the
 player being solved against), checked against :func:`zerosum.core.memory.memory_limit` before any is
 built.
@@ -54,10 +54,10 @@ import numpy as np
 from numba import njit
 
 from ..errors import ZerosumError
-from ..public_tree.analysis import Boards
 from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
 from ..public_tree.passes import is_raked
 from ..public_tree.terminals import SWEEP
+from ..solutions.analysis import Boards
 from ..solvers.capabilities import require, require_apart
 from ..solvers.rules import CFRPlus, Variant, apply_regret_rule, check_variant
 
@@ -76,7 +76,7 @@ def cut(tree: PublicTree, depth: int | None, root: int = 0) -> tuple[np.ndarray,
     """The nodes kept below ``root`` (itself included, ascending: parents first) and the leaves among
     them (the chance nodes that open round ``depth + 1`` counted from ``root``; none when ``depth`` is
     None: the whole subtree)."""
-    from ..public_tree.analysis import subtree
+    from ..solutions.analysis import subtree
 
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1):
         raise ZerosumError(f"depth counts the betting rounds solved before the cut and must be an integer >= 1, "
@@ -164,7 +164,7 @@ class _Matrices:
             self.apart = ~self.boards.share[np.ix_(w0, w1)]  # the two hands share no card
 
     def subtree(self, leaf: int) -> np.ndarray:
-        from ..public_tree.analysis import subtree
+        from ..solutions.analysis import subtree
 
         return subtree(self.tree, leaf)
 

@@ -8,11 +8,11 @@ the gadgets take counterfactual *best-response* values), on hand vectors instead
   after ``depth`` rounds when asked (its leaves valued by the blueprint's continuations, as
   :mod:`.depth_limited`: depth-limited re-solving);
 * the entry ranges are each player's reach at n under the blueprint (range x its own probabilities
-  along the path, :func:`~zerosum.public_tree.analysis.path_reach`); chance and card removal are in
+  along the path, :func:`~zerosum.solutions.analysis.path_reach`); chance and card removal are in
   the terminals as everywhere on this form;
 * the opponent o's information sets at n are its hands there, so the alternative of the gadget for
   hand j is o's counterfactual best-response value at n against the blueprint,
-  ``CBV(j) = sum_i W(i, j) r_p(i) ...`` (:func:`~zerosum.public_tree.analysis.node_values` with
+  ``CBV(j) = sum_i W(i, j) r_p(i) ...`` (:func:`~zerosum.solutions.analysis.node_values` with
   ``best_response=o``), in the units of the subgame's root values;
 * ``unsafe``: both ranges fixed, one solve gives both players' strategies; ``resolve``: per hand j, o
   takes CBV(j) or enters (o's reach at n is its probability of entering); ``maxmargin``: o picks one
@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ZerosumError
-from ..public_tree.analysis import find_node, node_values, path_reach
-from ..public_tree.form import DECISION, FOLD, PublicTree
+from ..public_tree.form import DECISION, FOLD, PublicTree, find_node
+from ..solutions.analysis import node_values, path_reach
 from ..solvers.rules import Variant
 from .depth_limited import BIAS, Gadget, TruncatedSolver, combined, default_dtype, truncate
 
@@ -43,7 +43,7 @@ METHODS = ("unsafe", "resolve", "maxmargin", "reach")
 
 
 def best_response_values(tree: PublicTree, blueprint, node: int, o: int, cache: dict | None = None) -> dict:
-    """:func:`~zerosum.public_tree.analysis.node_values` at ``node`` with o best-responding, kept in
+    """:func:`~zerosum.solutions.analysis.node_values` at ``node`` with o best-responding, kept in
     ``cache`` by (node, o) (re-solving several nodes of one blueprint shares the ancestors' passes)."""
     if cache is None:
         return node_values(tree, blueprint, node, best_response=o)

@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ZerosumError
-from ..public_tree.analysis import node_values, path_reach, subtree
-from ..public_tree.form import DECISION, PublicTree, assemble
+from ..public_tree.form import DECISION, Hands, Nodes, PublicTree, assemble
 from ..public_tree.terminals import SWEEP
+from ..solutions.analysis import node_values, path_reach, subtree
 from .depth_limited import TruncatedGame, TruncatedSolver, combined, cut
 
 #: DCFR iterations of each subgame solve (targets and the exact-leaf version)
@@ -54,9 +54,10 @@ def leaf_tree(tree: PublicTree, node: int, ranges) -> PublicTree:
         for q in (0, 1):
             players[q, tree.hand_window(q)] = ranges[q] > 0
         terminals = dataclasses.replace(terminals, players=players, prefix=None)
-    return assemble(f"{tree.game_id}@{tree.labels[node]}", tree.kind[nodes], tree.player[nodes], parent,
-                    tree.board[nodes], tree.stake[nodes], [tree.labels[n] for n in nodes],
-                    [tree.action_labels[n] for n in nodes], tree.hand_labels, ranges, terminals, 0, tree.pot)
+    below = Nodes(tree.kind[nodes], tree.player[nodes], parent, tree.board[nodes], tree.stake[nodes],
+                  [tree.labels[n] for n in nodes], [tree.action_labels[n] for n in nodes])
+    return assemble(f"{tree.game_id}@{tree.labels[node]}", below, Hands(tree.hand_labels, ranges), terminals, 0,
+                    tree.pot)
 
 
 def subgame_values(tree: PublicTree, node: int, r0, r1, iterations: int = SUBGAME_ITERATIONS):

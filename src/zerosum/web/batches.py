@@ -129,7 +129,7 @@ def open_flop(store, folder, flop) -> dict:
     from ..games import load_game
     from ..poker.spots import spot_params
     from ..public_tree.holdem_build import holdem_public_tree
-    from ..public_tree.policy import open_solution
+    from ..solutions.saved import open_solution
 
     root, manifest, result, path = flop_solution(folder, flop)
     spot = {**manifest["template"], "board": result["board"]}

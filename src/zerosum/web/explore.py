@@ -15,7 +15,7 @@ Routes (all JSON; bad input answers one line through :class:`~zerosum.errors.Zer
 * ``GET /api/policies/ID/infosets?filter=&player=&offset=&limit=`` (tables): rows of information
   sets with their action probabilities, filtered by substring and paged;
 * ``GET /api/policies/ID/node?label=`` (public-tree policies): the node's children and the report
-  of :func:`zerosum.public_tree.analysis.node_analysis` (strategy, reach, EV, equity, 13x13 grid,
+  of :func:`zerosum.solutions.analysis.node_analysis` (strategy, reach, EV, equity, 13x13 grid,
   categories), reused as is, never recomputed here; on hold'em with the betting in chips (pot,
   stacks, each action's amount and share of the pot: :func:`betting_at`) and each hand's EQR;
   each player's ``range_ev`` (:func:`range_ev`);
@@ -59,7 +59,7 @@ MAX_ROWS = 500
 MAX_CACHED = 256
 #: hold'em trees from this many public nodes get their first street's reports made after loading
 WARM_NODES = 100_000
-#: one analysis at a time: :func:`zerosum.public_tree.analysis.node_analysis` reuses one workspace
+#: one analysis at a time: :func:`zerosum.solutions.analysis.node_analysis` reuses one workspace
 #: per tree (its compiled pass's vectors), which two threads must not share
 _ANALYSIS = threading.Lock()
 
@@ -288,7 +288,7 @@ def node_report(item: LoadedPolicy, label: str | None) -> dict:
     """The analysis report at the public node ``label`` (the root when empty), with its children
     (label and action: the action's name, or the card(s) a chance node deals) and its path."""
     from ..poker.cards import cards_str
-    from ..public_tree.analysis import node_analysis, node_board, to_json
+    from ..solutions.analysis import node_analysis, node_board, to_json
 
     tree = item.policy.tree
     index = node_report_index(item)
@@ -338,8 +338,8 @@ def card_summary(item: LoadedPolicy, label: str | None) -> dict:
     words on hold'em: ``texts``), the acting range's ``action_mix`` and each player's range EV
     (``ev``, chips), the very figures :func:`node_report` gives at that node (equity left out)."""
     from ..poker.cards import cards_str
-    from ..public_tree.analysis import node_analysis, node_board
     from ..public_tree.form import CHANCE_NODE
+    from ..solutions.analysis import node_analysis, node_board
 
     tree = item.policy.tree
     node_report_index(item)

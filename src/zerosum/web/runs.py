@@ -350,7 +350,7 @@ class HoldemRun(Run):
             nc = float(row["nash_conv_average"])
             return {"iteration": int(row["iteration"]), "nash_conv_average": nc, "nash_conv_current": None,
                     "exploitability_pot_pct": 100 * nc / 2 / self.pot}
-        from ..public_tree.locking import locked_exploitability
+        from ..solutions.analysis import locked_exploitability
 
         tree = self.solver.tree
         lk = locked_exploitability(tree, self.solver.average_policy(), self.locks)

@@ -40,8 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ZerosumError
+from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
 from .analysis import Boards, best_response_value, check_size, game_value, subtree
-from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
 
 
 def passive_action(tree: PublicTree, node: int) -> int:
@@ -117,10 +117,12 @@ class PublicLBRResult:
 
     @property
     def gains(self) -> tuple[float, float]:
+        """Per player, LBR's value against the policy less the policy's own value."""
         return tuple(v - pv for v, pv in zip(self.values, self.policy_values))
 
     @property
     def best_response_gains(self) -> tuple[float, float]:
+        """Per player, the exact best response's value less the policy's own value."""
         return tuple(v - pv for v, pv in zip(self.best_response_values, self.policy_values))
 
     @property
@@ -130,6 +132,7 @@ class PublicLBRResult:
 
     @property
     def exact_nash_conv(self) -> float:
+        """The exact NashConv: the sum of the best responses' gains."""
         return float(sum(self.best_response_gains))
 
     def to_dict(self) -> dict:

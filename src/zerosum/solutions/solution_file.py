@@ -26,7 +26,7 @@ the first member, ``zerosum-solution.json``), whatever the file is called.  Memb
 ``values/0.npy``, ``values/1.npy`` (where the header has ``"values": {"nodes": [...], "cfv":
 [member of player 0, of player 1]}``)
     float64 [nodes x hands]: each player's counterfactual values at the root and its children,
-    what :func:`~zerosum.public_tree.analysis.node_values` computes there on the probabilities as
+    what :func:`~zerosum.solutions.analysis.node_values` computes there on the probabilities as
     stored (:func:`record_values`, when the file is written with its evaluation), so that
     ``evaluate --node`` at those nodes runs no pass; a file without them is read as before.
 ``p{P}/{K:06d}.npy`` (P = 0, 1; K = 0, 1, ...)
@@ -56,7 +56,7 @@ import numpy as np
 
 from ..errors import ZerosumError
 from ..files import shown
-from .form import DECISION, PublicTree
+from ..public_tree.form import DECISION, PublicTree
 
 FORMAT = "zerosum.public-solution"
 VERSION = 1
@@ -355,7 +355,7 @@ def write_solution(policy, path, encoding: str = "uint16", evaluate: bool = True
         stored = [np.asarray(policy.probs[p], dtype=np.float32) for p in (0, 1)]
     evaluation = None
     if evaluate:
-        from .passes import nash_conv_public
+        from ..public_tree.passes import nash_conv_public
 
         # uint16: the pass reads the 16-bit entries themselves (it divides each by its node and
         # hand's total, 65535, as decode does), as evaluate --node reads a file: no float64 copy of
@@ -412,10 +412,10 @@ class _StoredTables:
 def record_values(tree: PublicTree, stored, encoding: str):
     """(nodes, [cfv of player 0 [k, n0], of player 1 [k, n1]]) at the root and its children (the
     nodes whose subtree is most of the tree): the counterfactual values the analysis of
-    ``evaluate --node`` computes there (:func:`~zerosum.public_tree.analysis.node_values`, both
+    ``evaluate --node`` computes there (:func:`~zerosum.solutions.analysis.node_values`, both
     players' EXPECT passes from the node on the probabilities as stored), so that reading them
     takes no pass; None where the analysis would refuse every one of them (too much work)."""
-    from . import kernels
+    from ..public_tree import kernels
     from .analysis import _pass_values, check_work, path_reach, subtree_mask
 
     src = stored if encoding == "uint16" else [decode(s) for s in stored]
@@ -501,6 +501,7 @@ class SolutionReader:
         return self._read(name)
 
     def text(self, name: str) -> str:
+        """Member ``name`` as UTF-8 text."""
         try:
             return self._read(name).decode("utf-8")
         except UnicodeDecodeError as e:
@@ -543,6 +544,7 @@ class SolutionReader:
         return {n: [cfv[0][k], cfv[1][k]] for k, n in enumerate(nodes)}
 
     def block(self, p: int, k: int) -> np.ndarray:
+        """Block ``k`` of player ``p``'s probabilities, as stored (uint16 or float32)."""
         return self.array(f"p{p}/{k:06d}.npy", np.dtype(self.header["encoding"]), self.sizes[p][k])
 
     def check_tree(self, tree: PublicTree) -> None:

@@ -47,38 +47,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ZerosumError
-from .form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree
-from .terminals import DENSE, RANKS, SWEEP
+from ..poker.cards import grid_classes, hand_class
+from ..poker.equity import equity
+from ..public_tree.form import CHANCE_NODE, DECISION, FOLD, SHOWDOWN, PublicTree, find_node
+from ..public_tree.locking import NodeLocks
+from ..public_tree.policy import PublicPolicy
+from ..public_tree.terminals import DENSE, RANKS, SWEEP
 
-_RANKS = "23456789TJQKA"
 #: the categories, first match wins (see :func:`hand_categories` for the exact rules)
 CATEGORIES = ("straight flush", "quads", "full house", "flush", "straight", "set", "trips", "two pair",
               "overpair", "top pair", "weaker pair", "flush draw", "straight draw", "nothing")
 
 
 def as_policy(tree: PublicTree, profile):
-    """A :class:`~zerosum.public_tree.policy.PublicPolicy` from a policy, or a solver's average.
-    (Known by its class's module and name, not imported: the policy module imports the solution
-    file's, which records values computed here.)"""
-    if any(c.__module__ == "zerosum.public_tree.policy" and c.__name__ == "PublicPolicy" for c in type(profile).__mro__):
+    """A :class:`~zerosum.public_tree.policy.PublicPolicy` from a policy, or a solver's average."""
+    if isinstance(profile, PublicPolicy):
         return profile
     if hasattr(profile, "average_policy"):
         return profile.average_policy()
     raise ZerosumError(f"expected a public-tree policy or solver, got {type(profile).__name__}")
-
-
-def find_node(tree: PublicTree, label: str) -> int:
-    """The public node with this label (``":9h:cc/r"``: cards dealt after the starting board, then
-    the betting of each street, '/' between streets), or a one-line refusal naming some labels."""
-    try:
-        return tree.labels.index(label)
-    except ValueError:
-        pass
-    near = [tree.labels[int(k)] for k in np.flatnonzero(tree.kind == DECISION)[:6]]
-    iso = ("; this tree is suit-isomorphic (one deal per class of suit-alike cards): read a mirror deal's node "
-           "on the whole tree, with the policy's on_full_tree") if tree.iso is not None else ""
-    raise ZerosumError(f"no public node {label!r} in {tree.game_id}; labels look like {', '.join(map(repr, near))} "
-                       f"(the root is {tree.labels[0]!r}){iso}")
 
 
 # --- dense terminal matrices, one board at a time ------------------------------------------------
@@ -205,7 +192,7 @@ def node_values(tree: PublicTree, policy, node: int = 0, best_response: int | No
         top = path_reach(tree, policy, node)
         w, _ = (boards or Boards(tree)).get(int(tree.board[node]))
         return {"cfv": cfv, "reach": top, "denominator": [w @ top[1], w.T @ top[0]]}
-    from . import kernels
+    from ..public_tree import kernels
 
     inside = subtree_mask(tree, node)
     check_work(tree, node, inside)
@@ -264,8 +251,8 @@ _LAST_WORKSPACE: list = [None, None]
 def _workspace(tree: PublicTree):
     import weakref
 
-    from .arrays import depth_scratch
-    from .passes import Workspace
+    from ..public_tree.arrays import depth_scratch
+    from ..public_tree.passes import Workspace
 
     ref, ws = _LAST_WORKSPACE
     if ref is not None and ref() is tree:
@@ -317,8 +304,8 @@ def _pass_values(tree: PublicTree, src: list[np.ndarray], node: int, p: int, top
     """Player p's counterfactual values at ``node``: the depth-first pass from ``node``
     (``Cut(n0=node)``), the reach ``top`` in row 0 of its vectors per depth; ``offset``: where
     each node's table starts in ``src`` (None: the tree's offsets)."""
-    from . import kernels
-    from .arrays import Cut, Sums, pass_step
+    from ..public_tree import kernels
+    from ..public_tree.arrays import Cut, Sums, pass_step
 
     ws = _workspace(tree)
     sc = ws.scratch
@@ -495,24 +482,6 @@ def node_board(tree: PublicTree, node: int) -> tuple[int, ...] | None:
     return parse_cards(boards[int(tree.board[node])])
 
 
-def hand_class(label: str) -> str:
-    """'AA', 'AKs' or 'AKo' of a hole-card label like 'AhKh'."""
-    a, b = label[0], label[2]
-    if _RANKS.index(b) > _RANKS.index(a):
-        a, b = b, a
-    if a == b:
-        return a + b
-    return a + b + ("s" if label[1] == label[3] else "o")
-
-
-def grid_classes() -> list[list[str]]:
-    """The 13x13 grid, A first: pairs on the diagonal, suited above it (row = higher card),
-    offsuit below (column = higher card)."""
-    r = _RANKS[::-1]
-    return [[r[i] + r[j] if i == j else (r[i] + r[j] + "s" if i < j else r[j] + r[i] + "o") for j in range(13)]
-            for i in range(13)]
-
-
 def _straight_mask(ranks_mask: np.ndarray) -> np.ndarray:
     wheel = (1 << 12) | 0b1111
     masks = np.array([wheel] + [0b11111 << lo for lo in range(9)], dtype=np.int64)
@@ -578,97 +547,6 @@ def hand_categories(board, cards: np.ndarray) -> np.ndarray:
         out[take] = CATEGORIES.index(name)
         done |= take
     return out
-
-
-#: runouts per step of :func:`equity` (its [weights x runouts x hands] temporaries: a few MB each)
-EQUITY_CHUNK = 64
-
-
-def _runs(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of ``keys`` (each row sorted): each entry's first position and one past its last
-    among the entries of its row equal to it."""
-    m, k = keys.shape
-    pos = np.broadcast_to(np.arange(k), (m, k))
-    new = np.ones((m, k), dtype=bool)
-    new[:, 1:] = keys[:, 1:] != keys[:, :-1]
-    first = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
-    end = np.ones((m, k), dtype=bool)
-    end[:, :-1] = new[:, 1:]
-    last = np.minimum.accumulate(np.where(end, pos + 1, k)[:, ::-1], axis=1)[:, ::-1]
-    return first, last
-
-
-def _placed(rows: np.ndarray, order: np.ndarray, *values: np.ndarray) -> list[np.ndarray]:
-    """Each of ``values`` (per row, in the order ``order`` sorted the row) back in the row's own order."""
-    out = []
-    for v in values:
-        back = np.empty_like(v)
-        back[rows, order] = v
-        out.append(back)
-    return out
-
-
-def equity(board, cards: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """Showdown equity of each hole pair (cards [n, 2]) against the weights ``opponent`` over the
-    same pairs, on ``board`` (3-5 cards), over every runout, card removal included:
-    sum_j opp(j) sum_runouts [i, j, runout disjoint] (win + tie / 2) divided by
-    sum_j opp(j) [i, j disjoint] x runouts avoiding both (a constant for disjoint pairs).  NaN
-    where no opponent weight is compatible.  ``opponent`` [k, n] (k weight vectors): [k, n]
-    equities, the runouts' strengths and sorts shared.
-
-    Per runout, a sweep instead of the [n x n] comparison: in strength order, the opponent's weight
-    below (and equal to) each hand is a prefix sum, less the weight of the hands sharing either of
-    its cards (the same prefix sums in (card, strength) order, each hand listed under both of its
-    cards), plus the hand itself (removed twice).  All runouts at once, :data:`EQUITY_CHUNK` at a
-    time, in NumPy: on a flop with both ranges full (1,326 pairs, 1,176 runouts) the [n x n]
-    version took 32 s here, a loop over the runouts 1.0 s of CPU per weight vector, this 0.4 s
-    (two vectors 0.55 s; 2026-12-06, load 3, 2 cores).  The same figures as the loop to 1e-14
-    (tests/test_analysis_equity.py)."""
-    from ..poker.strength import board_strengths, complete_boards
-
-    board = np.asarray(board, dtype=np.int64)
-    cards = np.asarray(cards, dtype=np.int64)
-    n = len(cards)
-    opp = np.asarray(opponent, dtype=np.float64)
-    one = opp.ndim == 1
-    opp = np.atleast_2d(opp)
-    ok = ~np.isin(cards, board).any(axis=1)
-    full = complete_boards(board)
-    strengths = board_strengths(full, cards)  # [runouts, n] int32, 0 where a pair meets the runout
-    num = np.zeros(opp.shape)
-    both = np.concatenate([cards[:, 0], cards[:, 1]])  # each hand twice: under each of its cards
-    for r0 in range(0, len(full), EQUITY_CHUNK):
-        s = np.where(ok, strengths[r0:r0 + EQUITY_CHUNK], 0).astype(np.int64)  # 0: a dead hand, no weight
-        m = len(s)
-        rows = np.arange(m)[:, None]
-        live = s > 0
-        order = np.argsort(s, axis=1, kind="stable")
-        lo, hi = _placed(rows, order, *_runs(s[rows, order]))  # [m, n]: ties' first / one past last
-        keys = both * (1 << 32) + np.concatenate([s, s], axis=1)
-        order2 = np.argsort(keys, axis=1, kind="stable")
-        sorted2 = keys[rows, order2]
-        lo2, hi2, start = _placed(rows, order2, *_runs(sorted2), _runs(sorted2 >> 32)[0])  # [m, 2n]
-        for k, w in enumerate(opp):
-            o = np.where(live, w, 0.0)
-            cum = np.zeros((m, n + 1))
-            np.cumsum(o[rows, order], axis=1, out=cum[:, 1:])
-            cum2 = np.zeros((m, 2 * n + 1))
-            np.cumsum(np.concatenate([o, o], axis=1)[rows, order2], axis=1, out=cum2[:, 1:])
-            shared_below = cum2[rows, lo2] - cum2[rows, start]  # per card: the hands below sharing it
-            shared_equal = cum2[rows, hi2] - cum2[rows, lo2]
-            below = cum[rows, lo] - shared_below[:, :n] - shared_below[:, n:]
-            equal = cum[rows, hi] - cum[rows, lo] - shared_equal[:, :n] - shared_equal[:, n:]
-            num[k] += np.where(live, below + 0.5 * (equal + o), 0.0).sum(axis=0)
-    share = ((cards[:, None, 0] == cards[None, :, 0]) | (cards[:, None, 0] == cards[None, :, 1]) |
-             (cards[:, None, 1] == cards[None, :, 0]) | (cards[:, None, 1] == cards[None, :, 1]))
-    left = 52 - len(board) - 4
-    runouts = 1.0
-    for t in range(5 - len(board)):
-        runouts *= (left - t) / (t + 1)
-    den = (opp @ (ok[:, None] & ok[None, :] & ~share).T) * runouts
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return out[0] if one else out
 
 
 # --- the report -----------------------------------------------------------------------------------------
@@ -777,3 +655,25 @@ def to_json(report: dict) -> dict:
         return x
 
     return conv(report)
+
+
+def locked_exploitability(tree: PublicTree, policy, locks: NodeLocks) -> dict:
+    """Gains against ``policy`` (the lock written over it) of the free player (an unrestricted best
+    response: the compiled passes, :func:`~zerosum.public_tree.passes.nash_conv_public`) and of the
+    locked player (a best response that keeps its locked slots: the NumPy pass of
+    :func:`~zerosum.solutions.analysis.best_response_value`; None where that pass would be too
+    large, see :func:`~zerosum.solutions.analysis.check_size`), the locked game's NashConv (their
+    sum) and the usual one; ``value`` is player 0's."""
+    pol = locks.policy(policy)
+    ev = pol.evaluate()
+    value = ev["value"]
+    f, lp = locks.free_player, locks.player
+    own = [value, -value]
+    gain_f = ev["best_response_values"][f] - own[f]
+    try:
+        gain_l = best_response_value(tree, pol, lp, locked=locks.masks) - own[lp]
+    except ZerosumError:
+        gain_l = None
+    return {"value": value, "locked_player": lp, "free_player": f, "free_player_gain": gain_f,
+            "locked_player_gain": gain_l, "locked_nash_conv": None if gain_l is None else max(gain_f + gain_l, 0.0),
+            "nash_conv": ev["nash_conv"]}
