@@ -119,7 +119,7 @@ def showdown_prefix_arrays(cards, order, start, strength, players, window=None) 
     while b0 < boards:  # boards in chunks of about CHUNK_ENTRIES hands, each chunk's sorts and searches in cache
         b1 = b0 + 1 + int(np.searchsorted(qstart[2 * b0 + 2::2], qstart[2 * b0] + CHUNK_ENTRIES, "right"))
         b1 = min(b1, boards)
-        _chunk_reads(cards, qorder, qstrength, qstart, b0, b1, pidx, cbase, chand)
+        _chunk_reads(cards, (qorder, qstrength, qstart), b0, b1, (pidx, cbase, chand))
         b0 = b1
     if len(pidx) and pidx.max() >= 2 ** 15:  # (cannot happen with 52 cards: see above)
         raise AssertionError("showdown scratch indices past int16")
@@ -151,10 +151,14 @@ def _player_lists(order, start, strength, players) -> tuple[np.ndarray, np.ndarr
     return np.asarray(order)[at].astype(np.int64), qstart, np.asarray(strength, dtype=np.int64)[at]
 
 
-def _chunk_reads(cards, qorder, qstrength, qstart, b0, b1, pidx, cbase, chand) -> None:
-    """Boards b0 to b1 - 1 of :func:`showdown_prefix_arrays`: their card lists (``cbase``,
-    ``chand``) and every hand's eight scratch indices (``pidx``), each hand of list 2 b + p reading
-    the other player's list 2 b + o, found by ``np.searchsorted`` in the chunk's concatenation."""
+def _chunk_reads(cards, player_lists, b0, b1, written) -> None:
+    """Boards b0 to b1 - 1 of :func:`showdown_prefix_arrays`: into ``written`` = (``pidx``,
+    ``cbase``, ``chand``), their card lists (``cbase``, ``chand``) and every hand's eight scratch
+    indices (``pidx``), each hand of list 2 b + p reading the other player's list 2 b + o, found
+    by ``np.searchsorted`` in the chunk's concatenation of ``player_lists`` = (hands, strengths,
+    list starts: :func:`_player_lists`)."""
+    qorder, qstrength, qstart = player_lists
+    pidx, cbase, chand = written
     e0, e1 = qstart[2 * b0], qstart[2 * b1]
     n = e1 - e0
     start = qstart[2 * b0:2 * b1 + 1] - e0
