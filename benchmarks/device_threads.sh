@@ -6,7 +6,7 @@
 #   then, through the device tool: THREADS=1,2,4,8,16 FLOP_THREADS=4,8,16 bash benchmarks/device_threads.sh
 #   with carry [".devdata", "src/zerosum/poker/__pycache__/hand-strength-tables-v1.npz"]
 # The device has numba, numpy, scipy, click and rich; .venv/bin/{zerosum,python} are made as wrappers
-# because bench_poker_solvers.py runs those (so: not on a machine with a real .venv). Checked here
+# because bench_poker_solvers.py runs those (where there is no .venv). Checked here
 # with THREADS=1 in a scratch clone; not yet run on a device (none was lent).
 set -x
 cd "$(dirname "$0")/.."
@@ -14,9 +14,11 @@ PY=${PY:-python3}
 $PY -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .devdata/*.whl 2>&1 | tail -2
 export PYTHONPATH=$PWD/src:/tmp/site PYTHONUNBUFFERED=1 ZEROSUM_PFS_BIN=$PWD/.devdata/pfs-spot
 OUT=${OUT:-/tmp/devout}; mkdir -p $OUT
-mkdir -p .venv/bin
-printf '#!/bin/sh\nexec %s -c "import sys; sys.argv[0]=\\"zerosum\\"; from zerosum.cli import entry; entry()" "$@"\n' "$(command -v $PY)" > .venv/bin/zerosum
-chmod +x .venv/bin/zerosum; ln -sf "$(command -v $PY)" .venv/bin/python
+if [ ! -e .venv/bin/zerosum ]; then  # (a real environment is left as it is)
+    mkdir -p .venv/bin
+    printf '#!/bin/sh\nexec %s -c "import sys; sys.argv[0]=\\"zerosum\\"; from zerosum.cli import entry; entry()" "$@"\n' "$(command -v $PY)" > .venv/bin/zerosum
+    chmod +x .venv/bin/zerosum; ln -sf "$(command -v $PY)" .venv/bin/python
+fi
 nproc; uptime; lscpu | grep -i "model name"; $PY -c "import numba, numpy, sys; print(sys.version, numba.__version__, numpy.__version__)"
 ls /usr/bin/time
 ( time timeout ${WARM_S:-240} .venv/bin/zerosum warm-up ) 2>&1 | tail -5
