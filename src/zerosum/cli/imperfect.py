@@ -175,8 +175,9 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
             raise ZerosumError("--option dtype (float32 or float64) applies on the public tree only (poker, "
                                "holdem, with a CFR-family -a); this run is on the history tree, in float64: "
                                "drop --option dtype")
-        if key in ("lock", "threads") and key not in accepted:  # public-tree options too
-            what = "node locking" if key == "lock" else "the depth-first pass's threads"
+        if key in ("lock", "threads", "prune") and key not in accepted:  # public-tree options too
+            what = {"lock": "node locking", "threads": "the depth-first pass's threads",
+                    "prune": "pruning below an all-zero opponent reach"}[key]
             raise ZerosumError(f"--option {key} ({what}) applies on the public tree only (poker, holdem, with "
                                f"-a cfr+, dcfr, pcfr+, ... in one process); this run is on the history tree: drop "
                                f"--option {key}, or drop --form history-tree")

@@ -104,6 +104,8 @@ class Workspace:
         self.whole = Cut(0, 0, self.no_sample, self.no_cut, self.no_cut)
         self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
         self.visited = 0
+        #: the node visits of the last pass below an all-zero opponent reach (pruned: ``walk(prune=True)``)
+        self.pruned = 0
         self.batches = terminal_batches(tree)
 
     def nbytes(self) -> int:
@@ -153,7 +155,7 @@ class Workspace:
         tasks = CutTasks(slot, task_node, task_slot, np.zeros((len(cut), 2, w), dtype=dt),
                          np.zeros((len(task_node), rows, w), dtype=dt), np.zeros((len(cut), 2, w), dtype=dt), queue,
                          work)
-        self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
+        self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros((t, 2), dtype=np.int64))
         return self._cut
 
     def _walk_cut(self, step: Step, sums: Sums) -> float:
@@ -173,7 +175,7 @@ class Workspace:
         tasks.queue[0] = 0
         args = (tree, term, step, sums, scratch, cs, tasks)
         others = [self._pool.submit(kernels.cut_thread, *args, t) for t in range(1, self.threads)]
-        visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0
+        visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0 (visits, pruned visits)
         for t, f in enumerate(others, 1):
             visited[t] = f.result()
         if not self._queue_sorted:  # after the first pass, the largest tasks first (every pass enters
@@ -183,27 +185,30 @@ class Workspace:
             self._queue_sorted = True
         kernels.cut_values(tasks.task_slot, tasks.child_val, tasks.cut_val, step.predict, len(sums.range_p), tree,
                            tasks.task_node, int(term.window[step.p, 0]))
-        value, v2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
-                                     Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
-        self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
+        value, v2, z2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
+                                         Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
+        self.visited = int(v2 + visited[:, 0].sum())  # a cut node's entry counted once, as in one pass
+        self.pruned = int(z2 + visited[:, 1].sum())
         return value
 
     def walk(self, p: int, src_p, src_o, mode: int, avg_p=None, weight=0.0, rule=None, sample=None,
-             regrets_p=None, predict: int = 0, pscale: float = 1.0, scales=None) -> float:
+             regrets_p=None, predict: int = 0, pscale: float = 1.0, scales=None, prune: bool = False) -> float:
         """One pass of player p (``mode``: kernels.UPDATE, BEST_RESPONSE or EXPECT); ``scales``: the
         updating player's node scales where its sums are 16-bit (float32 [2, nodes], depth-first
-        pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`).  Returns p's expected payoff."""
+        pass only; see :func:`~zerosum.public_tree.kernels.dfs_from`); ``prune``: skip the work
+        below an all-zero opponent reach in UPDATE mode (the same figures; ``self.pruned`` counts
+        the visits).  Returns p's expected payoff."""
         sums = Sums(self.ranges[p], self.ranges[1 - p], src_p, src_o, self.empty if avg_p is None else avg_p,
                     src_p if regrets_p is None else regrets_p, self.no_scales if scales is None else scales,
                     self.no_sample if sample is None else sample)
-        st = pass_step(p, mode, weight, rule, predict, pscale)
+        st = pass_step(p, mode, weight, rule, predict, pscale, prune)
         key = bool(predict)
         if getattr(self, "depth", (None, None))[0] is not key:  # the vectors per depth, made once
             self.depth = (key, depth_scratch(self.max_depth, self.max_actions, self.width, self.dtype, key,
                                              self.batches))
         if self.threads > 1 and not len(sums.sample) and self.has_chance:
             return self._walk_cut(st, sums)
-        value, self.visited = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
+        value, self.visited, self.pruned = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
         return value
 
 
