@@ -27,10 +27,6 @@ def tree():
     return public_tree(HoldemGame(**TURN))
 
 
-def _sums(solver):
-    return [a.copy() for a in solver.regrets + solver.average]
-
-
 def _check_prob_zero(tree, solver):
     """Whether player 0's check at the root has probability zero for every hand (regret matching:
     no positive regret for it, a positive one for another action)."""
@@ -39,10 +35,19 @@ def _check_prob_zero(tree, solver):
     return bool(((block[0] <= 0) & (np.maximum(block, 0).sum(0) > 0)).all())
 
 
-@pytest.mark.parametrize("dtype,threads", [("float64", 1), ("float32", 1), ("float64", 2), ("float32", 2)])
-def test_a_pruned_run_is_the_unpruned_run(tree, dtype, threads):
-    plain = public_solver("dcfr", tree, dtype=dtype, restart=4, threads=threads)
-    pruned = public_solver("dcfr", tree, dtype=dtype, restart=4, threads=threads, prune=True)
+def _sums(solver):
+    sums = solver.regrets + solver.average + (solver.scales or []) + getattr(solver, "strategy", [])
+    return [a.copy() for a in sums]
+
+
+@pytest.mark.parametrize("name,dtype,threads", [("dcfr", "float64", 1), ("dcfr", "float32", 1), ("dcfr", "float64", 2),
+                                                ("dcfr", "float32", 2), ("dcfr", "int16", 1), ("pcfr+", "float64", 1)])
+def test_a_pruned_run_is_the_unpruned_run(tree, name, dtype, threads):
+    """DCFR (restart=4, the CLI's default) in every dtype, in one and two threads, and a predictive
+    variant (its stored strategies rebuilt in the pass): the same sums and checkpoints."""
+    params = {"restart": 4} if name == "dcfr" else {}
+    plain = public_solver(name, tree, dtype=dtype, threads=threads, **params)
+    pruned = public_solver(name, tree, dtype=dtype, threads=threads, prune=True, **params)
     for _ in range(4):
         plain.iterate(10)
         pruned.iterate(10)
