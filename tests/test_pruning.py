@@ -109,3 +109,16 @@ def test_the_option_on_the_command_line_and_its_refusals():
         assert r.exit_code == 1 and r.output.startswith(start) and r.output.count("\n") == 1, r.output
     with pytest.raises(ZerosumError):
         public_solver("dcfr", public_tree(HoldemGame(**TURN)), prune="yes")
+
+
+def test_suit_isomorphism_pruned_as_unpruned():
+    """A suit-isomorphic tree (the mirror deals are skipped below a zero reach): the same figures."""
+    iso = public_tree(HoldemGame(board="Ks7s2s9h", range0="QQ+,AKs", range1="JJ+,AQs"), isomorphism=True)
+    assert iso.iso is not None
+    plain = public_solver("dcfr", iso, restart=4)
+    pruned = public_solver("dcfr", iso, restart=4, prune=True)
+    for _ in range(3):
+        plain.iterate(10)
+        pruned.iterate(10)
+        assert all(np.array_equal(a, b) for a, b in zip(_sums(plain), _sums(pruned)))
+    assert plain.checkpoint() == pruned.checkpoint() and pruned.pruned_fraction > 0.0
