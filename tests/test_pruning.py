@@ -102,6 +102,8 @@ def test_the_option_on_the_command_line_and_its_refusals():
     assert 0.0 < result["pruned_fraction"] < 1.0
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0 and "pruned_fraction" not in json.loads(r.output)
+    r = CliRunner().invoke(cli, [*args[:-1], "--option", "prune=1"])  # the text report says it
+    assert r.exit_code == 0 and "pruned: " in r.output and "of the node visits" in r.output, r.output
     for more, start in ((["-a", "pcs-mccfr"], "Error: pcs-mccfr does not run with pruning"),
                         (["--ray", "auto"], "Error: --option prune runs in one process"),
                         (["--option", "prune=2"], "Error: prune must be 1 or 0")):

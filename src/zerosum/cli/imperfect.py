@@ -691,6 +691,8 @@ def _print_solve(r: dict) -> None:
         share = "" if r.get("exploitability_pot_fraction") is None else \
             f", {_percent(r['exploitability_pot_fraction'])} of the pot ({pot:g})"
         c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)} ({which}){share}", soft_wrap=True)
+    if r.get("pruned_fraction") is not None:  # --option prune=1 (the public tree's depth-first pass)
+        c.print(f"pruned: {_percent(r['pruned_fraction'])} of the node visits (below an all-zero opponent reach)")
     _print_first_actions(c, r["first_actions"])
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)
