@@ -15,7 +15,8 @@ alike); the medians of their wall and CPU seconds per iteration, the pruned run'
 every ``--check-every`` iterations both runs' exploitability (NashConv / 2, as a fraction of the
 pot) and their ratio.  The machine's load average is printed before and after (this machine is
 shared: compare the medians of one run only).  The first two iterations compile and are not timed.
-``--control`` runs the same comparison with both unpruned (its ratio is the method's bias and
+``--swap``: the two solvers trade roles every two iterations (each solver's own arrays then weigh
+on both sides alike).  ``--control`` runs the same comparison with both unpruned (its ratio is the method's bias and
 noise on this machine).  The trees have suit isomorphism, as the CLI builds them (``--no-isomorphism``: the whole tree).
 
 ``--pass-at T``: each player's update pass alone at iteration T, run ``--repeats`` times from the
@@ -76,16 +77,22 @@ def timed(solver) -> tuple[float, float]:
 
 
 def run_spot(path: Path, iters: int, dtype: str, check_every: int, isomorphism: bool = True,
-             control: bool = False) -> dict:
-    """One spot's row: median seconds per iteration of each run, the pruned share, the checks."""
+             control: bool = False, swap: bool = False) -> dict:
+    """One spot's row: median seconds per iteration of each run, the pruned share, the checks.
+    ``swap``: the two solvers trade roles every two iterations (pruning is exact, so both stay the
+    same run), which cancels what a solver's own arrays cost (their place in memory: the control
+    showed 1-4 % between two unpruned solvers); the checks then compare two mixed runs."""
     tree, (plain, pruned) = make_solvers(path, dtype, isomorphism, control)
+    both = (plain, pruned)
     for s in (plain, pruned):  # compile (and the first iteration's pure strategies), not timed
         s.iterate(2)
     times = {"plain": [], "pruned": []}
     cpu = {"plain": [], "pruned": []}
     checks = []
     for t in range(3, iters + 1):
-        order = (("plain", plain), ("pruned", pruned)) if t % 2 else (("pruned", pruned), ("plain", plain))
+        first, second = (pruned, plain) if swap and t % 4 >= 2 else (plain, pruned)
+        first.prune, second.prune = False, not control
+        order = (("plain", first), ("pruned", second)) if t % 2 else (("pruned", second), ("plain", first))
         for label, s in order:
             wall, secs = timed(s)
             times[label].append(wall)
@@ -98,7 +105,8 @@ def run_spot(path: Path, iters: int, dtype: str, check_every: int, isomorphism: 
     return {"spot": path.stem, "nodes": int(tree.n_nodes), "dtype": dtype, "iterations": iters,
             "s_per_iter_plain": med["plain"], "s_per_iter_pruned": med["pruned"],
             "speedup": med["plain"] / med["pruned"], "cpu_per_iter_plain": cmed["plain"],
-            "cpu_per_iter_pruned": cmed["pruned"], "cpu_speedup": cmed["plain"] / cmed["pruned"], "pruned_fraction": pruned.pruned_fraction, "checks": checks,
+            "cpu_per_iter_pruned": cmed["pruned"], "cpu_speedup": cmed["plain"] / cmed["pruned"],
+            "pruned_fraction": sum(s.visits[1] for s in both) / (sum(s.visits[0] for s in both) / 2), "checks": checks,
             "max_ratio": max(c["ratio"] for c in checks)}
 
 
@@ -140,6 +148,7 @@ def main() -> None:
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--check-every", type=int, default=50)
     ap.add_argument("--control", action="store_true", help="both runs unpruned: the comparison's own bias and noise")
+    ap.add_argument("--swap", action="store_true", help="the solvers trade roles every two iterations")
     ap.add_argument("--no-isomorphism", action="store_true", help="the whole tree (the CLI's default is on)")
     ap.add_argument("--traverser", action="store_true",
                     help="instead: how often RBP on the traverser's own actions could skip (bench_pruning_rbp)")
@@ -163,7 +172,7 @@ def main() -> None:
     rows = []
     for name in args.spots.split(","):
         row = run_spot(spot_path(name), args.iters, args.dtype, args.check_every, not args.no_isomorphism,
-                       args.control)
+                       args.control, args.swap)
         rows.append(row)
         if args.json:
             print(json.dumps(row), flush=True)
