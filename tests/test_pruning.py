@@ -109,6 +109,9 @@ def test_the_option_on_the_command_line_and_its_refusals():
                         (["--option", "prune=2"], "Error: prune must be 1 or 0")):
         r = CliRunner().invoke(cli, [*args, "--option", "prune=1", *more])
         assert r.exit_code == 1 and r.output.startswith(start) and r.output.count("\n") == 1, r.output
+    r = CliRunner().invoke(cli, ["solve", "kuhn", "-a", "cfr+", "--form", "history-tree", "--option", "prune=1"])
+    assert r.exit_code == 1 and r.output.startswith("Error: --option prune (pruning below an all-zero opponent "
+                                                    "reach) applies on the public tree only"), r.output
     with pytest.raises(ZerosumError):
         public_solver("dcfr", public_tree(HoldemGame(**TURN)), prune="yes")
 
