@@ -175,8 +175,9 @@ def make_solver(algorithm: str, game, simultaneous: bool = False, seed=None, opt
             raise ZerosumError("--option dtype (float32 or float64) applies on the public tree only (poker, "
                                "holdem, with a CFR-family -a); this run is on the history tree, in float64: "
                                "drop --option dtype")
-        if key in ("lock", "threads") and key not in accepted:  # public-tree options too
-            what = "node locking" if key == "lock" else "the depth-first pass's threads"
+        if key in ("lock", "threads", "prune") and key not in accepted:  # public-tree options too
+            what = {"lock": "node locking", "threads": "the depth-first pass's threads",
+                    "prune": "pruning below an all-zero opponent reach"}[key]
             raise ZerosumError(f"--option {key} ({what}) applies on the public tree only (poker, holdem, with "
                                f"-a cfr+, dcfr, pcfr+, ... in one process); this run is on the history tree: drop "
                                f"--option {key}, or drop --form history-tree")
@@ -690,6 +691,8 @@ def _print_solve(r: dict) -> None:
         share = "" if r.get("exploitability_pot_fraction") is None else \
             f", {_percent(r['exploitability_pot_fraction'])} of the pot ({pot:g})"
         c.print(f"exploitability (NashConv / 2): {_fixed(r['exploitability'], 6)} ({which}){share}", soft_wrap=True)
+    if r.get("pruned_fraction") is not None:  # --option prune=1 (the public tree's depth-first pass)
+        c.print(f"pruned: {_percent(r['pruned_fraction'])} of the node visits (below an all-zero opponent reach)")
     _print_first_actions(c, r["first_actions"])
     if "state_saved" in r:
         c.print(f"solver state saved to {r['state_saved']}", soft_wrap=True)

@@ -120,6 +120,7 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     if checks not in ("full", "average"):
         raise ZerosumError(f"--option checks takes full or average, got {checks!r}")
     threads = kwargs.pop("threads", None)  # --option threads=N: the depth-first pass's threads
+    prune = kwargs.pop("prune", None)  # --option prune=1: the work below an all-zero opponent reach skipped
     if algorithm not in VARIANTS:
         raise ZerosumError(f"{algorithm} does not run on the public tree; use one of {', '.join(VARIANTS)} "
                            f"or --form history-tree")
@@ -133,10 +134,14 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
     row = capabilities.algorithm(algorithm)
     takes = ", ".join(["--seed" if k == "seed" else f"--option {k}" for k in accepted] + ["--option dtype",
                                                                                           "--option checks"] +
-                      (["--option threads"] if row.runs_with("threads") else []))
+                      (["--option threads"] if row.runs_with("threads") else []) +
+                      (["--option prune"] if row.runs_with("prune") else []))
     if threads is not None:
         capabilities.require(algorithm, "threads", "drop --option threads")
         kwargs["threads"] = threads
+    if prune is not None:
+        capabilities.require(algorithm, "prune", "drop --option prune")
+        kwargs["prune"] = prune
     if "seed" in kwargs:
         raise ZerosumError(f"{algorithm} takes its seed as --seed {kwargs['seed']}, not --option seed")
     if seed is not None:
@@ -144,7 +149,7 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
             raise ZerosumError(f"{algorithm} does not take --seed (it is not sampled); it takes {takes}")
         kwargs["seed"] = seed
     for key in kwargs:
-        if key not in accepted and key != "threads":
+        if key not in accepted and key not in ("threads", "prune"):
             raise ZerosumError(f"{algorithm} does not take --option {key}; it takes {takes}")
     if lock_path is None:
         solver = cls(tree, **kwargs)
@@ -282,7 +287,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
     if rows and rows[-1]["value_average"] is None:  # --option checks=average: the last row in full
         rows[-1] = solver.checkpoint(full=True)
-    extra = {}
+    extra = {"pruned_fraction": solver.pruned_fraction} if getattr(solver, "prune", False) else {}
     # the whole average policy (float64, a probability per information-set action: 1.1 GB on
     # TexasSolver's flop) only where it is needed: the locks' gains here, --save in public_result
     # (made there, not held here: a suit-isomorphic tree's policy is freed once it is mapped onto

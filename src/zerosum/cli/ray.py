@@ -65,6 +65,9 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     if "isomorphism" in kwargs:
         raise ZerosumError("--option isomorphism runs in one process, not split over Ray yet; drop --ray (and "
                            "--workers) or drop --option isomorphism")
+    if "prune" in kwargs:
+        raise ZerosumError("--option prune runs in one process (the split's workers do not prune); drop --option "
+                           "prune, or drop --ray")
     if "threads" in kwargs:
         raise ZerosumError("--option threads is the one-process pass's threads; over Ray the workers run the "
                            "subtrees in parallel: drop --option threads (set --workers N), or drop --ray")

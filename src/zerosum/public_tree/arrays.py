@@ -248,7 +248,8 @@ class Step(NamedTuple):
     ``p``, in ``mode`` (UPDATE, BEST_RESPONSE, EXPECT), iteration's strategy weighing
     ``avg_weight`` in the average, the regret ``rule``, and a predictive variant's ``predict``
     (0 none, 1 "tree", 2 "local") and ``pscale`` (the factor on the regrets the prediction is added
-    to)."""
+    to); ``prune`` 1: in UPDATE mode, skip the work below an all-zero opponent reach (exact: see
+    :func:`zerosum.public_tree.kernels.dfs_from`)."""
 
     p: int
     mode: int
@@ -256,12 +257,13 @@ class Step(NamedTuple):
     rule: Rule
     predict: int
     pscale: float
+    prune: int
 
 
-def pass_step(p, mode, avg_weight=0.0, rule=None, predict=0, pscale=1.0) -> Step:
+def pass_step(p, mode, avg_weight=0.0, rule=None, predict=0, pscale=1.0, prune=False) -> Step:
     """A :class:`Step` of the kernels' types (ints, floats, a float :class:`Rule`), so every caller
     runs the same compiled pass."""
-    return Step(int(p), int(mode), float(avg_weight), as_rule(rule), int(predict), float(pscale))
+    return Step(int(p), int(mode), float(avg_weight), as_rule(rule), int(predict), float(pscale), int(bool(prune)))
 
 
 class Sums(NamedTuple):

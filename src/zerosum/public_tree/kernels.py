@@ -180,12 +180,13 @@ def _strategy(src, o, na, n, a, i, tot, d):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _enter_cut_node(at, sc, d, j, n_p, n_o, predict):
+def _enter_cut_node(at, sc, d, j, n_p, n_o, predict, dead):
     """A cut chance node (slot ``j``) entered: its reach out (``at.cut == 1``; its value 0 until
-    the second half) or its value in (``at.cut == 2``); its subtrees are not entered."""
+    the second half; ``dead``: below an all-zero opponent reach, which pruning did not compute,
+    zeros) or its value in (``at.cut == 2``); its subtrees are not entered."""
     if at.cut == 1:
         for i in range(n_o):
-            at.cut_reach[j, 0, i] = sc.opp[d, i]
+            at.cut_reach[j, 0, i] = 0.0 if dead else sc.opp[d, i]
         for i in range(n_p):
             at.cut_reach[j, 1, i] = sc.own[d, i]
             sc.val[d, i] = 0.0
@@ -195,6 +196,16 @@ def _enter_cut_node(at, sc, d, j, n_p, n_o, predict):
     if predict > 0:
         for i in range(n_p):
             sc.pval[d, i] = at.cut_val[j, 1, i] if at.cut == 2 else 0.0
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _all_zero(row, n):
+    """Whether the first n entries of ``row`` are all zero: an opponent's reach under which every
+    value of p is zero (pruning's test, :func:`dfs_from`)."""
+    for i in range(n):
+        if row[i] != 0.0:
+            return False
+    return True
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -304,9 +315,10 @@ def _exit_own_decision(tree, step, sums, sc, d, n, update, compressed, n_p):
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _hand_up(tree, term, p, sc, d, predict, n_p):
+def _hand_up(tree, term, p, sc, d, predict, n_p, zero):
     """Row d + 1's node is done: its values to its parent (row d), a child's values at p's node,
-    else added, with the mirror deals of suit isomorphism after a chance node's child."""
+    else added, with the mirror deals of suit isomorphism after a chance node's child (none where
+    the child's values are all ``zero``: below an all-zero opponent reach, pruned)."""
     pn = sc.node[d]
     a = sc.nxt[d]
     if tree.kind[pn] == DECISION and tree.player[pn] == p:
@@ -317,7 +329,7 @@ def _hand_up(tree, term, p, sc, d, predict, n_p):
         row_add(sc.val[d], sc.val[d + 1], n_p)
         if predict > 0:
             row_add(sc.pval[d], sc.pval[d + 1], n_p)
-        if len(tree.iso_count) > 0 and tree.kind[pn] == CHANCE_NODE:  # suit isomorphism: the mirrors' deals
+        if len(tree.iso_count) > 0 and tree.kind[pn] == CHANCE_NODE and not zero:  # suit isomorphism: the mirrors' deals
             c = sc.node[d + 1]
             _mirror_add(sc.val[d], sc.val[d + 1], tree.iso_perm, tree.iso_swap, tree.iso_first[c], tree.iso_count[c],
                         n_p, term.window[p, 0])
@@ -335,7 +347,8 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
     value up, and at p's nodes one value vector per action) in ``sc`` (a
     :class:`~zerosum.public_tree.arrays.DepthScratch`, the prediction's vectors one depth deep
     where there is none), so memory is O(depth x hands), the pass allocates nothing and runs
-    without reference counting.  Returns (sum_i range_p(i) * value_root(i), public nodes visited).
+    without reference counting.  Returns (sum_i range_p(i) * value_root(i), public nodes visited,
+    those of them pruned).
 
     Predictive variants (``step.predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
     stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
@@ -359,7 +372,16 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
     it in the pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest
     magnitude.  The average then grows at the node's entry, for all its actions at once (so one
     scale covers them), instead of on the way down to each child; the regrets at its exit, as
-    always.  No rows: the sums are floats and the pass is the float pass, figure for figure."""
+    always.  No rows: the sums are floats and the pass is the float pass, figure for figure.
+
+    Pruning (``step.prune`` in UPDATE mode): below an opponent's action that has probability zero
+    for every hand of its range at that node (its reach vector all zero: :func:`_all_zero`), every
+    value of p is zero, so the work that only feeds those values is skipped: terminals (single or
+    whole batches) are zero, the opponent's totals and reach rows and the mirror deals are not
+    computed; p's nodes are still walked (the regret rule with zero instantaneous regrets, the
+    average with p's own reach, 16-bit encoding, a prediction), so the figures are the unpruned
+    pass's (values may differ in the sign of a zero).  ``dead`` is the depth where the opponent's
+    reach became zero (-1: none).  Returns a third count: the node visits below it (``pruned``)."""
     p, predict = step.p, step.predict
     n_p, n_o = len(sums.range_p), len(sums.range_o)
     kind, n_children = tree.kind, tree.n_children
@@ -370,22 +392,31 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
     compressed = sums.scales.shape[0] > 0
     sampling = len(sums.sample) > 0
     update = step.mode == 0 and at.cut != 1
+    prune = step.prune > 0 and step.mode == 0
     visited = 0
+    pruned = 0
     if at.n0 == 0:
         root_reach(sc.opp, sums.range_o)
         root_reach(sc.own, sums.range_p)
     node[0] = at.n0
     nxt[0] = -1
     d = 0
+    dead = 0 if prune and _all_zero(sc.opp[0], n_o) else -1  # (a cut task's reach may be zero)
     while True:
         n = node[d]
         k = kind[n]
         if nxt[d] < 0:  # entering n
             visited += 1
+            if dead >= 0:
+                pruned += 1
             nxt[d] = 0
             if at.cut > 0 and k == CHANCE_NODE and at.slot[n] >= 0:  # its subtrees run elsewhere
-                _enter_cut_node(at, sc, d, at.slot[n], n_p, n_o, predict)
+                _enter_cut_node(at, sc, d, at.slot[n], n_p, n_o, predict, dead >= 0)
                 nxt[d] = n_children[n]
+            elif k >= FOLD and dead >= 0:  # pruned: p's values are zero
+                row_zero(sc.val[d], n_p)
+                if predict > 0:
+                    row_zero(sc.pval[d], n_p)
             elif k >= FOLD:
                 _enter_terminal(tree, term, p, sc, cs, d, n, bdepth >= 0, sampling, predict, n_p)
             else:
@@ -394,15 +425,21 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
                     row_zero(sc.pval[d], n_p)
                 if k == DECISION:
                     if batched and bdepth < 0 and sc.batches.root[n] >= 0:  # a batch's top: its terminals first
-                        row_copy(sc.b_reach[0], sc.opp[d], n_o)
-                        batch_terminals(tree, term, p, sc.batches.root[n], sums.src_o, n_o, cs, sc)
+                        if dead < 0:
+                            row_copy(sc.b_reach[0], sc.opp[d], n_o)
+                            batch_terminals(tree, term, p, sc.batches.root[n], sums.src_o, n_o, cs, sc)
                         bdepth = d
-                    _enter_decision(tree, step, sums, sc, d, n, bdepth >= 0, compressed, at.cut != 2, n_p, n_o)
+                    _enter_decision(tree, step, sums, sc, d, n, bdepth >= 0 or dead >= 0, compressed, at.cut != 2,
+                                    n_p, n_o)
                 elif sampling:  # a chance node: only the drawn card's subtree
                     nxt[d] = sums.sample[n]
         a = nxt[d]
         if k < FOLD and a < n_children[n] and not (sampling and k == CHANCE_NODE and a != sums.sample[n]):
-            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0, at.cut == 2 or compressed, n_p, n_o)
+            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0 or dead >= 0, at.cut == 2 or compressed, n_p,
+                         n_o)
+            if prune and dead < 0 and bdepth < 0 and k == DECISION and tree.player[n] != p and \
+                    _all_zero(sc.opp[d + 1], n_o):
+                dead = d + 1
             sc.iw[d + 1] = sc.iw[d] * n_children[n] if (sampling and k == CHANCE_NODE) else sc.iw[d]
             node[d + 1] = c
             nxt[d + 1] = -1
@@ -413,11 +450,14 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
         # n is done: hand its value to the parent
         if d == bdepth:
             bdepth = -1
+        zero = dead >= 0
+        if d == dead:
+            dead = -1
         if d == 0:
             break
         d -= 1
-        _hand_up(tree, term, p, sc, d, predict, n_p)
-    return root_value(sums.range_p, sc.val, 0), visited
+        _hand_up(tree, term, p, sc, d, predict, n_p, zero)
+    return root_value(sums.range_p, sc.val, 0), visited, pruned
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -459,7 +499,8 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
     :meth:`~zerosum.public_tree.passes.Workspace._walk_cut`), so a thread that the machine slows
     takes fewer.  The subtrees write disjoint blocks of the sums (each node its own ``offset``),
     so nothing is shared and which thread runs a task changes no figure; the GIL is released
-    (the caller's Python threads run one call each).  Returns the nodes it entered.
+    (the caller's Python threads run one call each).  Returns the nodes it entered and those
+    of them pruned (:func:`dfs_from`).
 
     A queue rather than a fixed share (tasks t, t + threads, ...) because the subtrees differ in
     size (below an all-in one showdown, below a check many nodes), so fixed shares leave one
@@ -479,6 +520,7 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
                      scratch.b_tot[t])
     queue, task_node = tasks.queue, tasks.task_node
     count = 0
+    pruned = 0
     while True:
         q = _take(queue)
         if q >= len(task_node):
@@ -489,16 +531,17 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
             s.opp[0, i] = tasks.cut_reach[j, 0, i]
         for i in range(n_p):
             s.own[0, i] = tasks.cut_reach[j, 1, i]
-        _, v = dfs_from(tree, term, step, sums, s, cs[t], Cut(task_node[k], no_cut, tasks.slot, tasks.cut_reach,
-                                                             tasks.cut_val))
+        _, v, z = dfs_from(tree, term, step, sums, s, cs[t], Cut(task_node[k], no_cut, tasks.slot, tasks.cut_reach,
+                                                                tasks.cut_val))
         count += v
+        pruned += z
         tasks.work[k] = v
         for i in range(n_p):
             tasks.child_val[k, 0, i] = s.val[0, i]
         if step.predict > 0:
             for i in range(n_p):
                 tasks.child_val[k, 1, i] = s.pval[0, i]
-    return count
+    return count, pruned
 
 
 @njit(cache=True, error_model="numpy")

@@ -102,6 +102,8 @@ class Workspace:
         self.whole = Cut(0, 0, self.no_sample, self.no_cut, self.no_cut)
         self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
         self.visited = 0
+        #: the node visits of the last pass below an all-zero opponent reach (pruned: ``walk(prune=True)``)
+        self.pruned = 0
         self.batches = terminal_batches(tree)
 
     def nbytes(self) -> int:
@@ -151,7 +153,7 @@ class Workspace:
         tasks = CutTasks(slot, task_node, task_slot, np.zeros((len(cut), 2, w), dtype=dt),
                          np.zeros((len(task_node), rows, w), dtype=dt), np.zeros((len(cut), 2, w), dtype=dt), queue,
                          work)
-        self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros(t, dtype=np.int64))
+        self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros((t, 2), dtype=np.int64))
         return self._cut
 
     def _walk_cut(self, step: Step, sums: Sums) -> float:
@@ -173,7 +175,7 @@ class Workspace:
         tasks.queue[0] = 0
         args = (tree, term, step, sums, scratch, cs, tasks)
         others = [self._pool.submit(kernels.cut_thread, *args, t) for t in range(1, self.threads)]
-        visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0
+        visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0 (visits, pruned visits)
         for t, f in enumerate(others, 1):
             visited[t] = f.result()
         if not self._queue_sorted:  # after the first pass, the largest tasks first (every pass enters
@@ -183,9 +185,10 @@ class Workspace:
             self._queue_sorted = True
         kernels.cut_values(tasks.task_slot, tasks.child_val, tasks.cut_val, step.predict, len(sums.range_p), tree,
                            tasks.task_node, int(term.window[step.p, 0]))
-        value, v2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
-                                     Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
-        self.visited = int(v2 + visited.sum())  # a cut node's entry counted once, as in one pass
+        value, v2, z2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
+                                         Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
+        self.visited = int(v2 + visited[:, 0].sum())  # a cut node's entry counted once, as in one pass
+        self.pruned = int(z2 + visited[:, 1].sum())
         return value
 
     def walk(self, st: Step, src_p, src_o, avg_p=None, regrets_p=None, scales=None, sample=None) -> float:
@@ -207,7 +210,7 @@ class Workspace:
                                              self.batches))
         if self.threads > 1 and not len(sums.sample) and self.has_chance:
             return self._walk_cut(st, sums)
-        value, self.visited = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
+        value, self.visited, self.pruned = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
         return value
 
 

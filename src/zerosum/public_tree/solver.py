@@ -75,6 +75,15 @@ def check_threads(threads) -> int:
     return int(threads)
 
 
+def check_prune(prune) -> bool:
+    """``--option prune``: 1/true or 0/false, or a one-line refusal."""
+    if isinstance(prune, str) and prune.lower() in ("true", "false"):
+        return prune.lower() == "true"
+    if isinstance(prune, (bool, np.bool_)) or (isinstance(prune, (int, np.integer)) and prune in (0, 1)):
+        return bool(prune)
+    raise ZerosumError(f"prune must be 1 or 0 (true or false), got {prune!r}; e.g. --option prune=1")
+
+
 def check_dtype(dtype) -> str:
     """The dtype of a public-tree solver's sums, or a one-line refusal."""
     if dtype not in DTYPES:
@@ -136,7 +145,10 @@ class PublicTreeSolver(IterativeSolver):
     thread, where the shape-tree pass walks the identical subtrees below a chance node once
     (:meth:`uses_shape_pass`).  ``threads``: the depth-first pass's (and its NashConv's)
     threads, the same figures bit for bit with any number (see
-    :class:`~zerosum.public_tree.passes.Workspace`); default 1 (docs/public-tree.md says why)."""
+    :class:`~zerosum.public_tree.passes.Workspace`); default 1 (docs/public-tree.md says why).
+    ``prune``: skip the work below an opponent's reach that is zero for its whole range (exact:
+    the same figures; :func:`~zerosum.public_tree.kernels.dfs_from`), on the depth-first pass;
+    :attr:`pruned_fraction` is the share of node visits it skipped."""
 
     form = "public-tree"
     #: the shape-tree pass (arrays in its kernel layout, strategies stored) where per-node vectors fit
@@ -145,12 +157,15 @@ class PublicTreeSolver(IterativeSolver):
     sweep_depth_first = True
 
     def __init__(self, game, variant: Variant | None = None, dtype: str = "float64", alternating: bool = True,
-                 threads: int = 1):
+                 threads: int = 1, prune: bool = False):
         if not alternating:
             raise ZerosumError("the public tree runs alternating updates only")
         self.variant = CFR() if variant is None else check_variant(variant)
         self.dtype = check_dtype(dtype)
         self.threads = check_threads(threads)
+        self.prune = check_prune(prune)
+        #: this process's node visits of the update passes, and those pruned (``prune``)
+        self.visits = [0, 0]
         self.alternating = True
         self.tree = as_public_tree(game)
         self.game = self.tree
@@ -191,7 +206,8 @@ class PublicTreeSolver(IterativeSolver):
         float sums, no prediction, and its per-node vectors within :data:`~zerosum.public_tree.passes.SHAPE_PASS_BYTES`.
         Hold'em trees take the depth-first pass (their terminals dominate, and it sums suit
         isomorphism's mirrors)."""
-        if not self.shape_pass or self.variant.predictive or self.scales is not None or self.threads > 1:
+        if not self.shape_pass or self.variant.predictive or self.scales is not None or self.threads > 1 or \
+                self.prune:
             return False
         if self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
             return False
@@ -218,9 +234,9 @@ class PublicTreeSolver(IterativeSolver):
             if v.predictive:
                 predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
                 for p in (0, 1):
-                    ws.walk(pass_step(p, kernels.UPDATE, w, rule, predict, pscale), self.strategy[p],
+                    ws.walk(pass_step(p, kernels.UPDATE, w, rule, predict, pscale, self.prune), self.strategy[p],
                             self.strategy[1 - p], self.average[p], regrets_p=self.regrets[p])
-                    self.nodes_touched += ws.visited
+                    self._count(ws)
                     if self.locks is not None:  # node locking (zerosum.public_tree.locking)
                         self.locks.apply(self, p)
             elif self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
@@ -228,13 +244,25 @@ class PublicTreeSolver(IterativeSolver):
                 self.nodes_touched += 2 * ws.visited
             else:
                 for p in (0, 1):
-                    ws.walk(pass_step(p, kernels.UPDATE, w, rule), self.regrets[p], self.regrets[1 - p],
+                    ws.walk(pass_step(p, kernels.UPDATE, w, rule, prune=self.prune), self.regrets[p], self.regrets[1 - p],
                             self.average[p], scales=None if self.scales is None else self.scales[p])
-                    self.nodes_touched += ws.visited
+                    self._count(ws)
                     if self.locks is not None:
                         self.locks.apply(self, p)
                     if self.ties is not None:  # a card abstraction's tied hands (public_tree.abstraction)
                         self.ties.apply(self, p)
+
+    def _count(self, ws) -> None:
+        """A depth-first update pass's node visits (and those pruned) into the counters."""
+        self.nodes_touched += ws.visited
+        self.visits[0] += ws.visited
+        self.visits[1] += ws.pruned
+
+    @property
+    def pruned_fraction(self) -> float:
+        """The share of this process's update passes' node visits that pruning skipped (the
+        work below an all-zero opponent reach); 0.0 without ``prune``."""
+        return self.visits[1] / self.visits[0] if self.visits[0] else 0.0
 
     def in_form_layout(self, arrays) -> list:
         """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
@@ -399,18 +427,19 @@ def with_variant(driver: type, variant_class: type, prefix: str, **fixed) -> typ
         name = variant_class.name
 
         def __init__(self, game, alternating: bool = True, **params):
-            if "threads" in params and threaded:
-                fixed_here = {**fixed, "threads": params.pop("threads")}
-            else:
-                fixed_here = fixed
+            fixed_here = dict(fixed)
+            for key in own_keys:  # the driver's keywords (threads, prune), not the variant's
+                if key in params:
+                    fixed_here[key] = params.pop(key)
             super().__init__(game, variant_class(**params), alternating=alternating, **fixed_here)
 
     own = list(inspect.signature(Bound.__init__).parameters.values())[:3]  # self, game, alternating
     # a driver that runs threads (PublicTreeSolver's depth-first pass) takes the keyword threads too
-    threaded = "threads" in inspect.signature(driver.__init__).parameters and "threads" not in fixed
+    own_keys = [k for k in ("threads", "prune") if k in inspect.signature(driver.__init__).parameters
+                and k not in fixed]
     takes = [] if variant_class.__init__ is object.__init__ else \
         list(inspect.signature(variant_class.__init__).parameters.values())[1:]
-    Bound.__init__.__signature__ = inspect.Signature(own + takes)  # threads: not a variant's parameter
+    Bound.__init__.__signature__ = inspect.Signature(own + takes)  # threads, prune: not a variant's parameters
     Bound.__name__ = Bound.__qualname__ = prefix + variant_class.__name__
     Bound.dtype = fixed.get("dtype", "float64")
     return Bound

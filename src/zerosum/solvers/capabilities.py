@@ -35,6 +35,7 @@ FEATURES = {
     "depth-limited": "depth-limited solving and re-solving (-a resolve --option solver=NAME)",
     "restart": "an average restarted during the run (dcfr --option restart=B)",
     "rake": "a raked game (--param rake=R)",
+    "prune": "pruning below an all-zero opponent reach (--option prune=1)",
 }
 
 #: what every full-width CFR variant runs with, on either form
@@ -129,6 +130,7 @@ APART = {
     frozenset({"ray-split", "int16"}): "16-bit storage runs in one process",
     frozenset({"ray-split", "restart"}): "the split's workers do not restart their averages",
     frozenset({"ray-split", "locks"}): "node locks run in one process",
+    frozenset({"ray-split", "prune"}): "the split's workers do not prune",
     frozenset({"locks", "int16"}): "a lock is written into float sums",
     frozenset({"depth-limited", "restart"}): "depth-limited solving does not restart the average",
     # a raked game is general-sum: these read player 1's value as minus player 0's

@@ -233,7 +233,7 @@ class SplitDriver(IterativeSolver):
             total[:] = 0.0
             for r in range(start, start + count):
                 total += root_val[r]
-        value, _ = kernels.dfs_from(*head, Cut(0, 2, self._slot, cut_reach, cut_val))
+        value, _, _ = kernels.dfs_from(*head, Cut(0, 2, self._slot, cut_reach, cut_val))
         self.driver_s += time.perf_counter() - t0
         self.passes += mode == kernels.UPDATE
         return value
