@@ -75,9 +75,10 @@ class Workspace:
     """What the one depth-first pass (:func:`~zerosum.public_tree.kernels.dfs_from`) needs besides
     the solver's arrays: its vectors per depth (O(depth x hands)), the terminal batches, and in
     ``threads`` threads (where the tree has a chance node and nothing is sampled) the cut
-    (:meth:`_walk_cut`)."""
+    (:meth:`_walk_cut`).  ``batches``: the tree's terminal batches where another workspace has
+    them already (a float32 solver's float64 check: one plan, not two; made here otherwise)."""
 
-    def __init__(self, tree: PublicTree, dtype, threads: int = 1):
+    def __init__(self, tree: PublicTree, dtype, threads: int = 1, batches: TerminalBatches | None = None):
         width = tree.width
         self.threads = max(int(threads), 1)
         self._cut = None
@@ -102,7 +103,7 @@ class Workspace:
         self.whole = Cut(0, 0, self.no_sample, self.no_cut, self.no_cut)
         self.no_scales = np.zeros((0, 0), dtype=np.float32)  # the sums are floats (no 16-bit storage)
         self.visited = 0
-        self.batches = terminal_batches(tree)
+        self.batches = terminal_batches(tree) if batches is None else batches
 
     def nbytes(self) -> int:
         """Working memory of a pass: per depth (per thread, and the cut nodes' vectors, where
