@@ -203,7 +203,7 @@ def assemble(game_id: str, nodes: Nodes, players: Hands, terminals, histories: i
     return PublicTree(
         game_id=game_id, kind=kind.astype(t["kind"]), player=player.astype(t["player"]),
         parent=parent.astype(t["parent"]), first_child=first.astype(t["first_child"]),
-        n_children=count.astype(t["n_children"]), board=np.asarray(nodes.board).astype(t["board"]),
+        n_children=count.astype(t["n_children"]), board=np.asarray(nodes.board, dtype=t["board"]),
         stake=np.asarray(nodes.stake, dtype=np.float64), offset=offset, labels=_per_node(nodes.labels),
         action_labels=_per_node(nodes.action_labels), hand_labels=(tuple(players.labels[0]), tuple(players.labels[1])),
         ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),

@@ -188,6 +188,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
         extra["iso"] = (first, count, table, np.array(rows, dtype=np.int8))  # (a row per swap, a swap per mirror)
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     mine = [order[a:a + m] for a, m in window.tolist()]  # each player's hands, as the game's indices
+    board = labels.parts[0][1]  # (int32: the tree's board ids are the labels' own array, one copy)
     nodes = Nodes(kind, player, parent, board, stake, labels, NodeLabels((sk.actions, labels.parts[1][1])))
     players = Hands(tuple(tuple(game.hand_labels[i] for i in m.tolist()) for m in mine),
                     tuple(np.asarray(r)[m] for r, m in zip(game.ranges, mine)))
