@@ -251,7 +251,7 @@ class PublicTreeSolver(IterativeSolver):
             return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
-                Workspace(self.tree, np.float64, threads=self.threads, batches=self.workspace.batches)
+                Workspace(self.tree, np.float64, threads=self.threads, like=self.workspace)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace, value=value)
 
