@@ -279,7 +279,7 @@ class NodeLabels(Sequence):
         return len(self._candidates(value)) > 0
 
     def __eq__(self, other):
-        if isinstance(other, (NodeLabels, tuple, list)):
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):  # (a stored tree's Lines too)
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
