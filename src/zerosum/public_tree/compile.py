@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import ZerosumError
 from .form import PublicTree
+from .memory import release_freed
 
 _CACHE: dict[tuple[str, bool], PublicTree] = {}
 
@@ -53,6 +54,7 @@ def public_tree(game, progress=None, isomorphism: bool = False) -> PublicTree:
     if not isinstance(found, PublicTree):
         raise ZerosumError(f"{game.id}: its public_tree_builder returned {type(found).__name__}, not a PublicTree")
     _CACHE[(game.id, isomorphism)] = found
+    release_freed()  # the build's temporaries, before the solver's sums are touched (.memory)
     return found
 
 

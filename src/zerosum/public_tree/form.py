@@ -21,6 +21,7 @@ history: memory is the information-set actions (regrets and average) plus one ve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,8 +51,8 @@ class PublicTree:
     board: np.ndarray  # int32: board id per node
     stake: np.ndarray  # float64
     offset: np.ndarray  # int64: start of the node's block in the acting player's arrays, -1 elsewhere
-    labels: tuple[str, ...]  # public label per node; an information set is hand label + public label
-    action_labels: tuple[tuple[str, ...], ...]  # per node (empty for non-decisions)
+    labels: Sequence  # public label per node (a tuple or NodeLabels); an information set is hand label + public label
+    action_labels: Sequence  # per node, a tuple of action labels (empty for non-decisions)
     hand_labels: tuple[tuple[str, ...], tuple[str, ...]]
     ranges: tuple[np.ndarray, np.ndarray]  # initial weight of each hand (float64)
     terminals: object  # DenseTerminals or SweepTerminals
@@ -202,11 +203,91 @@ def assemble(game_id: str, nodes: Nodes, players: Hands, terminals, histories: i
     return PublicTree(
         game_id=game_id, kind=kind.astype(t["kind"]), player=player.astype(t["player"]),
         parent=parent.astype(t["parent"]), first_child=first.astype(t["first_child"]),
-        n_children=count.astype(t["n_children"]), board=np.asarray(nodes.board).astype(t["board"]),
-        stake=np.asarray(nodes.stake, dtype=np.float64), offset=offset, labels=tuple(nodes.labels),
-        action_labels=tuple(nodes.action_labels), hand_labels=(tuple(players.labels[0]), tuple(players.labels[1])),
+        n_children=count.astype(t["n_children"]), board=np.asarray(nodes.board, dtype=t["board"]),
+        stake=np.asarray(nodes.stake, dtype=np.float64), offset=offset, labels=_per_node(nodes.labels),
+        action_labels=_per_node(nodes.action_labels), hand_labels=(tuple(players.labels[0]), tuple(players.labels[1])),
         ranges=(np.asarray(ranges[0], dtype=np.float64), np.asarray(ranges[1], dtype=np.float64)),
         terminals=terminals, histories=int(histories), pot=float(pot), compile_s=compile_s, extra=extra)
+
+
+def _per_node(items) -> Sequence:
+    """A node's labels as :class:`PublicTree` keeps them: :class:`NodeLabels` as they are, anything else as a tuple."""
+    return items if isinstance(items, NodeLabels) else tuple(items)
+
+
+class NodeLabels(Sequence):
+    """A label per public node, made when asked: node n's is the concatenation of
+    ``table[index[n]]`` over the ``parts`` (pairs of a tuple and an int32 array per node), e.g.
+    the public cards' prefix by board id and the betting line's suffix by skeleton node.  A
+    hold'em tree's nodes repeat a few boards and betting lines, so this holds two small tuples and
+    two int32 per node where the labels' Python strings took 47 MiB on TexasSolver's flop (629,798
+    nodes), and the action labels' tuple 4.8 MiB.  It reads as the tuple it stands for (indexing,
+    ``len``, iteration, ``in``, ``index``, ``==`` with a tuple or another one); one part alone
+    gives the table's items themselves (a tuple of action labels per node)."""
+
+    def __init__(self, *parts):
+        self.parts = tuple((tuple(table), np.asarray(index, dtype=np.int32)) for table, index in parts)
+
+    def __len__(self) -> int:
+        return len(self.parts[0][1])
+
+    def _item(self, n: int):
+        if len(self.parts) == 1:
+            table, index = self.parts[0]
+            return table[index[n]]
+        return "".join(table[index[n]] for table, index in self.parts)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return tuple(self._item(n) for n in range(*k.indices(len(self))))
+        n = int(k) + len(self) if int(k) < 0 else int(k)
+        if not 0 <= n < len(self):
+            raise IndexError("node label index out of range")
+        return self._item(n)
+
+    def __iter__(self):
+        columns = [(table, index.tolist()) for table, index in self.parts]
+        if len(columns) == 1:
+            table, index = columns[0]
+            return (table[i] for i in index)
+        return ("".join(x) for x in zip(*([table[i] for i in index] for table, index in columns)))
+
+    def _candidates(self, value) -> np.ndarray:
+        """The nodes whose label may be ``value``: those whose parts' entries spell it."""
+        if len(self.parts) > 1 and not isinstance(value, str):
+            return np.zeros(0, dtype=np.int64)
+        splits = [((), value)]  # (entries so far, the rest of the value)
+        for k, (table, _) in enumerate(self.parts):
+            if k == len(self.parts) - 1:
+                splits = [(got + (i,), None) for got, rest in splits for i, x in enumerate(table) if x == rest]
+            else:
+                splits = [(got + (i,), rest[len(x):]) for got, rest in splits for i, x in enumerate(table)
+                          if rest.startswith(x)]
+        mask = np.zeros(len(self), dtype=bool)
+        for got, _ in splits:
+            mask |= np.logical_and.reduce([index == i for (_, index), i in zip(self.parts, got)])
+        return np.flatnonzero(mask)
+
+    def index(self, value, start: int = 0, stop: int | None = None) -> int:
+        stop = len(self) if stop is None else stop
+        for n in self._candidates(value).tolist():
+            if start <= n < stop:
+                return n
+        raise ValueError(f"{value!r} is not a node label")
+
+    def __contains__(self, value) -> bool:
+        return len(self._candidates(value)) > 0
+
+    def __eq__(self, other):
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):  # (a stored tree's Lines too)
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"NodeLabels({len(self)} nodes)"
 
 
 def find_node(tree: PublicTree, label: str) -> int:

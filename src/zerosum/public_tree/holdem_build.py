@@ -20,7 +20,7 @@ import numpy as np
 from ..poker.cards import cards_str
 from ..poker.strength import board_strengths
 from .build import Skeleton, expand
-from .form import CHANCE_NODE, Hands, Nodes, PublicTree, assemble
+from .form import CHANCE_NODE, Hands, NodeLabels, Nodes, PublicTree, assemble
 from .terminals import SweepTerminals
 
 
@@ -169,8 +169,7 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
 
     kind, player, parent, board, stake, skel = expand(sk, deal, progress)
     prefix = [game.public_label(d, ()) for d in dealt_of]  # ":<cards dealt>:"; the betting follows
-    suffix, actions = sk.suffix, sk.actions
-    labels = [prefix[b] + suffix[s] for b, s in zip(board.tolist(), skel.tolist())]
+    labels = NodeLabels((prefix, board), (sk.suffix, skel))  # (made when asked: form.NodeLabels)
     terminals = sweep_terminals(game, boards, order, window)
     est = game.estimated_sizes()
     extra = {}
@@ -189,7 +188,8 @@ def holdem_public_tree(game, progress=None, isomorphism: bool = False) -> Public
         extra["iso"] = (first, count, table, np.array(rows, dtype=np.int8))  # (a row per swap, a swap per mirror)
         extra.update(swaps=swaps, game=game)  # (what PublicPolicy.on_full_tree reads)
     mine = [order[a:a + m] for a, m in window.tolist()]  # each player's hands, as the game's indices
-    nodes = Nodes(kind, player, parent, board, stake, labels, [actions[s] for s in skel.tolist()])
+    board = labels.parts[0][1]  # (int32: the tree's board ids are the labels' own array, one copy)
+    nodes = Nodes(kind, player, parent, board, stake, labels, NodeLabels((sk.actions, labels.parts[1][1])))
     players = Hands(tuple(tuple(game.hand_labels[i] for i in m.tolist()) for m in mine),
                     tuple(np.asarray(r)[m] for r, m in zip(game.ranges, mine)))
     return assemble(game.id, nodes, players, terminals,

@@ -75,9 +75,11 @@ class Workspace:
     """What the one depth-first pass (:func:`~zerosum.public_tree.kernels.dfs_from`) needs besides
     the solver's arrays: its vectors per depth (O(depth x hands)), the terminal batches, and in
     ``threads`` threads (where the tree has a chance node and nothing is sampled) the cut
-    (:meth:`_walk_cut`)."""
+    (:meth:`_walk_cut`).  ``like``: a workspace of the same tree whose plans this one shares (the
+    terminal batches, the threads' cut nodes: the same in any dtype), as a float32 solver's
+    float64 check does: one copy of each, not two."""
 
-    def __init__(self, tree: PublicTree, dtype, threads: int = 1):
+    def __init__(self, tree: PublicTree, dtype, threads: int = 1, like: Workspace | None = None):
         width = tree.width
         self.threads = max(int(threads), 1)
         self._cut = None
@@ -104,7 +106,8 @@ class Workspace:
         self.visited = 0
         #: the node visits of the last pass below an all-zero opponent reach (pruned: ``walk(prune=True)``)
         self.pruned = 0
-        self.batches = terminal_batches(tree)
+        self._like, self._slots = like, None
+        self.batches = terminal_batches(tree) if like is None else like.batches
 
     def nbytes(self) -> int:
         """Working memory of a pass: per depth (per thread, and the cut nodes' vectors, where
@@ -126,9 +129,7 @@ class Workspace:
         if self._cut is not None and self._cut[0] == key:
             return self._cut
         tree = self.tree
-        cut = np.flatnonzero((tree.kind == CHANCE_NODE) & ~below_chance(tree))
-        slot = np.full(tree.n_nodes, -1, dtype=np.int64)
-        slot[cut] = np.arange(len(cut))
+        cut, slot = self._cut_nodes()
         counts = tree.n_children[cut]
         task_slot = np.repeat(np.arange(len(cut), dtype=np.int64), counts)
         task_node = (np.repeat(tree.first_child[cut], counts) +
@@ -155,6 +156,20 @@ class Workspace:
                          work)
         self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros((t, 2), dtype=np.int64))
         return self._cut
+
+    def _cut_nodes(self) -> tuple[np.ndarray, np.ndarray]:
+        """The threads' cut nodes (the chance nodes with no chance node above them) and each
+        node's slot among them (int64 per node, -1 elsewhere), made once and shared with the
+        workspaces made ``like`` this one (they are the tree's, whatever the dtype)."""
+        if self._like is not None:
+            return self._like._cut_nodes()
+        if self._slots is None:
+            tree = self.tree
+            cut = np.flatnonzero((tree.kind == CHANCE_NODE) & ~below_chance(tree))
+            slot = np.full(tree.n_nodes, -1, dtype=np.int64)
+            slot[cut] = np.arange(len(cut))
+            self._slots = (cut, slot)
+        return self._slots
 
     def _walk_cut(self, step: Step, sums: Sums) -> float:
         """The depth-first pass in ``threads`` threads: the trunk down to the cut nodes (one

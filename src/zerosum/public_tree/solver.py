@@ -31,6 +31,7 @@ from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .arrays import pass_step
 from .form import PublicTree
+from .memory import release_freed
 from .passes import ShapeWorkspace, Workspace, is_raked, nash_conv_public, shape_pass_fits
 from .policy import normalized
 from .terminals import SWEEP
@@ -196,6 +197,7 @@ class PublicTreeSolver(IterativeSolver):
         if self.shapes is None and not self.workspace.has_chance:
             self.threads = 1  # no public chance (a river spot): nothing to split, one thread runs
         self._eval_workspace = None
+        release_freed()  # the set-up's temporaries (the showdown lists', the batches' plan): .memory
         #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
         #: depth-first pass, which has a point between the two players' updates)
         self.locks = None
@@ -277,7 +279,7 @@ class PublicTreeSolver(IterativeSolver):
             return self.workspace.nash_conv(src, strategies)
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
-                Workspace(self.tree, np.float64, threads=self.threads)
+                Workspace(self.tree, np.float64, threads=self.threads, like=self.workspace)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
         return nash_conv_public(self.tree, src, self._eval_workspace, value=value)
 

@@ -56,7 +56,7 @@ import numpy as np
 
 from ..errors import ZerosumError
 from ..files import shown
-from ..public_tree.form import DECISION, PublicTree
+from ..public_tree.form import DECISION, NodeLabels, PublicTree
 
 FORMAT = "zerosum.public-solution"
 VERSION = 1
@@ -160,6 +160,8 @@ def _encode(value, name: str, members: dict):
     if isinstance(value, Lines):
         members[name.rstrip("/") + ".txt"] = value.data
         return {"lines": name.rstrip("/") + ".txt", "words": value.words, "n": len(value)}
+    if isinstance(value, NodeLabels):  # (a built tree's labels, made when asked: stored as the tuple they read as)
+        value = tuple(value)
     if isinstance(value, (tuple, list)):
         text = _lines(value)
         if text is not None:
