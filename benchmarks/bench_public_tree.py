@@ -35,7 +35,6 @@ from zerosum import load_game
 from zerosum.core.compile import compile_game
 from zerosum.core.evaluation import nash_conv_of_plans
 from zerosum.public_tree.compile import public_tree
-from zerosum.public_tree.passes import Workspace
 from zerosum.public_tree.solver import public_solver
 from zerosum.solvers import SOLVERS
 
@@ -47,20 +46,12 @@ def _compare(game, repeats: int) -> dict:
     pub = public_solver("cfr+", tree)
     pub.iterate(3)  # warm-up (Numba compile)
     pub.checkpoint()
-    # the same solver on the depth-first pass (no shape tree), to show what the shape pass gains
-    node_cls = type("DepthFirst", (type(pub),), {"shape_pass": False})
-    depth_first = node_cls(tree)
-    depth_first.iterate(3)
-    depth_first.checkpoint()
     single = public_solver("cfr+", tree, dtype="float32")
     ia = sum(tree.infoset_actions())
     row = {"game": game.id, "histories": tree.histories, "public_nodes": tree.n_nodes, "infoset_actions": ia,
-           "shape_nodes": pub.shapes.n_shapes if pub.shapes is not None else None,
            "public_compile_s": public_compile,
            "bytes_per_ia_f64": pub.nbytes() / ia, "bytes_per_ia_f32": single.nbytes() / ia,
-           "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia,
-           "depth_first_bytes_per_ia_f64": (sum(a.nbytes for a in pub.regrets + pub.average)
-                                            + Workspace(tree, np.float64).nbytes()) / ia}
+           "state_bytes_per_ia_f64": sum(a.nbytes for a in pub.regrets + pub.average) / ia}
     t0 = time.process_time()
     cg = compile_game(game)
     row["history_compile_s"] = time.process_time() - t0
@@ -74,17 +65,14 @@ def _compare(game, repeats: int) -> dict:
         nash_conv_of_plans(cg, *hist.plan)
         float(xa @ (cg.payoff @ ya))
 
-    # the three sides in turn (a few consecutive calls each), round after round: a load change
-    # mid-run hits all of them
-    it = interleaved({"history": lambda: hist.iterate(1), "public": lambda: pub.iterate(1),
-                      "depth_first": lambda: depth_first.iterate(1)}, repeats)
-    nc = interleaved({"history": hist_nash_conv, "public": pub.checkpoint,  # average + current: 6 passes
-                      "depth_first": depth_first.checkpoint}, repeats)
+    # the two sides in turn (a few consecutive calls each), round after round: a load change
+    # mid-run hits both
+    it = interleaved({"history": lambda: hist.iterate(1), "public": lambda: pub.iterate(1)}, repeats)
+    nc = interleaved({"history": hist_nash_conv, "public": pub.checkpoint}, repeats)  # average + current
     med = statistics.median
     row.update({"history_iter_ms": 1e3 * med(it["history"]), "public_iter_ms": 1e3 * med(it["public"]),
-                "depth_first_iter_ms": 1e3 * med(it["depth_first"]), "iter_ratio": paired_ratio(it, "history", "public"),
+                "iter_ratio": paired_ratio(it, "history", "public"),
                 "history_nashconv_ms": 1e3 * med(nc["history"]), "public_nashconv_ms": 1e3 * med(nc["public"]),
-                "depth_first_nashconv_ms": 1e3 * med(nc["depth_first"]),
                 "nashconv_ratio": paired_ratio(nc, "history", "public")})
     return row
 
@@ -155,7 +143,7 @@ def main(argv=None):
     rows = [_compare(game, args.repeats)]
     if args.leduc:
         rows.append(_leduc_vs_openspiel(args.repeats))
-    emit(rows, "public tree (shape pass; per-node pass) vs history tree (CFR+ iteration, exact NashConv; CPU medians)", args.json,
+    emit(rows, "public tree vs history tree (CFR+ iteration, exact NashConv; CPU medians)", args.json,
          {"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "numpy": np.__version__})
 
 

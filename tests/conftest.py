@@ -10,19 +10,17 @@ import pytest
 #: local Ray clusters never run on the machine at once
 RAY_FILES = {"test_distributed.py", "test_distributed_split.py"}
 
-#: the files whose first test compiles the public tree's shape kernels (about 100 s of Numba work on
-#: a cold cache, float64 and float32): one scope, so that one worker compiles them once and the
-#: others find them in the cache.  Apart, two workers compiled the same kernels at the same time
-#: (test_cfr_variants.py and test_public_tree_shapes.py took 214 s and 210 s on a clean run; grouped,
-#: the tests took 449 s instead of 508 s, with test_node_locking.py then the one compiling alongside).
-SHAPE_KERNEL_FILES = {"test_cfr_variants.py", "test_public_tree_shapes.py", "test_public_tree.py",
-                      "test_public_tree_threads.py", "test_node_locking.py"}
+#: the files whose first test compiles the public tree's pass on the poker family (float64 and
+#: float32, on a cold cache): one scope, so that one worker compiles it once and the others find it
+#: in the cache, rather than two workers compiling the same kernels at the same time.
+PASS_KERNEL_FILES = {"test_cfr_variants.py", "test_public_tree.py", "test_public_tree_threads.py",
+                     "test_node_locking.py"}
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """A file's tests run in one worker (its module fixtures built once, its kernels compiled once),
-    the Ray files share one and so do the files that compile the shape kernels (xdist's own
+    the Ray files share one and so do the files that compile the pass's kernels (xdist's own
     loadgroup marks do not reach pytest 9.2's node ids)."""
     from xdist.scheduler import LoadScopeScheduling
 
@@ -32,7 +30,7 @@ def pytest_xdist_make_scheduler(config, log):
             name = path.rsplit("/", 1)[-1]
             if name in RAY_FILES:
                 return "ray"
-            return "shape-kernels" if name in SHAPE_KERNEL_FILES else path
+            return "pass-kernels" if name in PASS_KERNEL_FILES else path
 
     return FileScheduling(config, log)
 

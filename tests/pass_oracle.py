@@ -1,5 +1,5 @@
 """The simplest traversal of the public tree, in NumPy, as the oracle the one depth-first pass
-(:func:`zerosum.public_tree.kernels.dfs_from`) and the shape pass are checked against.
+(:func:`zerosum.public_tree.kernels.dfs_from`) is checked against.
 
 A vector per public node, the nodes in their array order (parents first) for the reach and in
 reverse for the values, each terminal from the dense matrices of its board

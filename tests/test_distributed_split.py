@@ -90,7 +90,7 @@ def test_split_float32_equals_single_process_float32(ray_local, trees, game):
     # the depth-first pass's float32 arithmetic (its regret matching divides in float32), split in
     # two threads as the workers split it in processes
     single = public_solver("dcfr", tree, dtype="float32", threads=2)
-    assert single.workspace.threads == 2 and single.shapes is None
+    assert single.workspace.threads == 2
     expect = single.run(40, [10, 40])  # (40 iterations: 100 took 161 s of a CI run on two cores)
     wide = public_solver("dcfr", tree).run(40, [40])[-1]
     split = split_solver("dcfr", tree, 2, checkpoint_every=20, dtype="float32")

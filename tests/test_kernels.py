@@ -67,40 +67,6 @@ def test_regret_matching_normalizes_positive_parts():
         assert np.allclose(pi[f:f + n], expected, atol=1e-15)
 
 
-def test_public_tree_regret_matching_is_the_trunks_old_form_bit_for_bit():
-    """The public-tree passes' one regret matching (kernels.denominators, kernels.matched) gives
-    the very floats of the form the split trunk used to write out, ``(x / t if x > 0 else 0) if
-    t > 0 else 1 / na`` on totals of the positive parts (zeros, negatives, pure and uniform rows)."""
-    from numba import njit
-
-    from zerosum.public_tree import kernels
-
-    @njit(cache=False)
-    def matched_block(src, na, n):
-        den, uni, out = np.empty(n), np.empty(n), np.empty(na * n)
-        kernels.denominators(src, 0, na, n, den, uni)
-        for a in range(na):
-            for i in range(n):
-                out[a * n + i] = kernels.matched(src[a * n + i], den[i], uni[i])
-        return out
-
-    rng = np.random.default_rng(3)
-    for na in (2, 3, 5):
-        n = 64
-        src = rng.standard_normal(na * n) * rng.choice([1e-30, 1e-3, 1.0, 1e30], size=na * n)
-        src[rng.random(na * n) < 0.3] = 0.0
-        src[:na * 4] = -1.0  # rows with nothing positive: uniform
-        for src_t in (src, src.astype(np.float32)):
-            x = src_t.astype(np.float64).reshape(na, n)
-            tot = np.zeros(n)
-            for a in range(na):
-                tot += np.where(x[a] > 0.0, x[a], 0.0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                old = np.where(tot > 0.0, np.where(x > 0.0, x / tot, 0.0), 1.0 / na).ravel()
-            new = matched_block(src_t, na, n)
-            assert np.array_equal(new, old) and np.array_equal(np.signbit(new), np.signbit(old))
-
-
 def test_public_tree_kernel_argument_groups():
     """Terminal data and split pieces hand the kernels named tuples (arrays.py)."""
     from zerosum.public_tree.arrays import TerminalArrays, TreeArrays

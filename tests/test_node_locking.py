@@ -48,7 +48,6 @@ def test_lock_at_the_equilibrium_keeps_the_value(tree):
     locks = NodeLocks(tree, spec)
     assert locks.player == 1 and locks.summary()["hands"] == len(held(tree, 1))
     locked = lock_solver(public_solver("dcfr", tree), locks)
-    assert locked.shapes is None  # the per-node pass, with a point between the players' updates
     locked.run(1500)
     pol = locked.average_policy()
     assert np.array_equal(pol.probs[1][locks.slots], locks.values)  # the lock, exactly

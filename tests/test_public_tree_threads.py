@@ -86,15 +86,15 @@ def test_solver_threads_match():
 
 
 def test_threads_on_a_small_tree_run_the_threaded_pass_and_say_so():
-    """A tree small enough for the shape pass (a 6-rank poker-family game) runs the depth-first pass when threads are
-    asked for (the shape pass has none), with the one-thread figures; a river spot (no public
-    chance) runs one thread and reports 1."""
+    """A small tree (a 6-rank poker-family game) runs the threaded pass when threads are asked
+    for, with the one-thread figures; a river spot (no public chance) runs one thread and
+    reports 1."""
     from zerosum.games import load_game
     from zerosum.public_tree.solver import public_solver
 
     game = load_game("poker", ranks=6, copies=2)
     one, two = public_solver("cfr+", game), public_solver("cfr+", game, threads=2)
-    assert one.shapes is not None and two.shapes is None and two.threads == 2
+    assert one.threads == 1 and two.threads == 2 and two.workspace.threads == 2
     a, b = one.run(5)[-1], two.run(5)[-1]
     assert abs(a["nash_conv_average"] - b["nash_conv_average"]) < 1e-12
     assert abs(a["value_average"] - b["value_average"]) < 1e-12

@@ -180,7 +180,7 @@ class RootPolicy:
 
     def __init__(self, solver):
         self.tree = tree = solver.tree
-        sums = solver.in_form_layout(solver.average_source())[int(tree.player[0])] if tree.kind[0] == 0 else None
+        sums = solver.average_source()[int(tree.player[0])] if tree.kind[0] == 0 else None
         self._root = None
         if sums is not None:
             n, o, na = tree.n_hands[int(tree.player[0])], int(tree.offset[0]), int(tree.n_children[0])
@@ -307,7 +307,7 @@ def public_result(game, algorithm, iterations, tree, solver, rows, compile_s, so
     """The result of a public-tree solve (one process or split over Ray workers): the common fields,
     then the public tree's; writes the state and the average policy (``avg``, where the caller
     has it already) where asked."""
-    if avg is None and (save_path or not hasattr(solver, "in_form_layout")):
+    if avg is None and (save_path or not hasattr(solver, "average_source")):
         avg = solver.average_policy()
     sizes = public_sizes(tree, solver)
     stopped = getattr(solver, "stopped", None)  # "interrupt": the results so far (cli.runs.run_iterations)

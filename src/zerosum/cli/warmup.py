@@ -6,7 +6,7 @@ paths a first solve takes: the history tree (Kuhn poker: CFR+ and MMD, ``make ru
 a last-iterate one) and the public tree on hold'em spots (a river, a turn and a flop, with the
 default variant, DCFR, in float32 as real spots run).  Numba caches each kernel per argument
 types, not per game, so the small games compile what the big ones use.  Other variants
-(:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family's shape pass, a
+(:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family, a
 saved solution written and read with ``evaluate --node``) are compiled here too; the others
 (``--option dtype=int16``, the predictive variants) compile on their first use, which says so.
 """
@@ -36,7 +36,7 @@ RUNS = (
 )
 #: the other argument types the public tree's pass runs with, compiled once here rather than on
 #: their first use (and, in the test suite's two processes, twice at once): small spots' float64,
-#: two threads (the cut's tasks), the poker family's shape pass, and a solution file's 16-bit entries
+#: two threads (the cut's tasks), the poker family (its rank evaluator), and a solution file's 16-bit entries
 MORE_RUNS = (
     ("the public tree: a small spot in float64", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2",
                                                    "--option", "dtype=float64", "--json"]),
@@ -68,8 +68,8 @@ SPOTS = {
 }
 
 
-#: the runs in two processes at once (Numba compiles in one thread): the poker family's shape pass
-#: (about 85 s cold here) beside the hold'em spots' passes (about 75 s); one process took 166 s
+#: the runs in two processes at once (Numba compiles in one thread): the history tree and the
+#: poker family beside the hold'em spots' passes
 FIRST_PART = frozenset({"the history tree: CFR+", "the history tree: MMD", "the public tree: the poker family"})
 
 

@@ -2,12 +2,11 @@
 private hands (the poker family and hold'em subgames), its builders and its passes.
 
 * the form: :mod:`.form` (:class:`~zerosum.public_tree.form.PublicTree`, flat node arrays),
-  :mod:`.terminals` (fold and showdown evaluators), :mod:`.shapes` (identical subtrees as one
-  shape node);
+  :mod:`.terminals` (fold and showdown evaluators);
 * the builders: :mod:`.build` (the poker family), :mod:`.holdem_build` (hold'em subgames),
   :mod:`.compile` (which games have the form, and the cache of built trees);
-* the passes: :mod:`.kernels` (the per-node and depth-first passes), :mod:`.shape_kernels` (the
-  shape-tree pass), :mod:`.passes` (their buffers and the Python side of each call), :mod:`.simd`
+* the pass: :mod:`.kernels` (the one depth-first pass), :mod:`.passes` (its buffers and the
+  Python side of each call), :mod:`.simd`
   (the terminals' hand-written vector loops, their plain twins and the ``ZEROSUM_SIMD=0`` switch);
 * the solvers and policies: :mod:`.solver` (every CFR variant of :mod:`zerosum.solvers.rules` on
   this form, and PCS-MCCFR), :mod:`.policy` (per-node [action x hand] tables, saved as JSON),

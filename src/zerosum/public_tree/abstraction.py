@@ -131,7 +131,6 @@ def abstract_solver(tree: PublicTree, k: int, algorithm: str = "lcfr", dtype: st
     if dtype == "int16":
         raise ZerosumError("card abstraction ties float sums; drop --option dtype=int16 (16-bit storage)")
     abstraction = Abstraction(tree, k)
-    cls = public_solver_class(algorithm, dtype)
-    solver = type("Abstract" + cls.__name__, (cls,), {"sweep_depth_first": True, "shape_pass": False})(tree, **options)
+    solver = public_solver_class(algorithm, dtype)(tree, **options)
     solver.ties = abstraction  # applied after each player's pass
     return solver, abstraction

@@ -3,8 +3,8 @@
 Numba takes a named tuple as one argument of a compiled function (its fields keep their names
 inside, ``tree.kind[n]``), so a pass takes a few groups instead of thirty to fifty arrays: the
 per-node tree (:class:`TreeArrays`), the terminal evaluator's data (:class:`TerminalArrays`, what
-``terminals.*.kernel_args()`` returns), the shape tree (:class:`ShapeArrays`), the shape passes'
-scratch (:class:`ShapeScratch`) and the variant's regret rule (:class:`Rule`).  A named tuple
+``terminals.*.kernel_args()`` returns), the variant's regret rule (:class:`Rule`), a pass's step
+and sums (:class:`Step`, :class:`Sums`) and its scratch (:class:`DepthScratch`).  A named tuple
 costs one unboxing per field as the separate arguments did: a microsecond a call, nothing
 against an iteration.
 
@@ -108,28 +108,6 @@ def card_scratch_len(width: int) -> int:
     return 52 + (width + 1) + (2 * width + 52)
 
 
-class ShapeArrays(NamedTuple):
-    """The shape tree's arrays (:class:`zerosum.public_tree.shapes.ShapeTree`) and the per-row
-    terminal constants of the poker family (``rowc``, :func:`zerosum.public_tree.shapes.rank_rows`;
-    four zeros for the other evaluators)."""
-
-    kind: np.ndarray
-    player: np.ndarray
-    n_children: np.ndarray
-    first_edge: np.ndarray
-    edge_child: np.ndarray
-    edge_row: np.ndarray
-    entries: np.ndarray
-    mult: np.ndarray
-    row: np.ndarray
-    vrow: np.ndarray
-    koff: np.ndarray
-    row_board: np.ndarray
-    row_stake: np.ndarray
-    row_player: np.ndarray
-    rowc: np.ndarray
-
-
 class TerminalBatches(NamedTuple):
     """Where the depth-first pass evaluates a subtree's terminals together (hold'em's sweep
     evaluator; :func:`zerosum.public_tree.evaluators.batches.batch_plan` makes it, from the tree, once): the
@@ -210,22 +188,6 @@ def depth_scratch(max_depth: int, max_actions: int, width: int, dtype, predict: 
                         np.zeros((d, max_actions, width), dtype=dtype), np.ones(d), np.zeros((pd, width), dtype=dtype),
                         np.zeros((pd, max_actions, width), dtype=dtype), np.zeros(d, dtype=np.int64),
                         np.zeros(d, dtype=np.int64), batches, *batch_scratch(batches, width, dtype))
-
-
-class ShapeScratch(NamedTuple):
-    """Scratch of a shape pass (:mod:`zerosum.public_tree.shape_kernels`): ``den`` denominators
-    (float64), ``cs`` the sweep's (:func:`card_scratch`), ``rin``/``rout`` one row each for a called
-    evaluator, ``ty``/``tv`` a terminal's reach and its values per action, ``at`` where each shape
-    node's reach vectors are, ``tt`` the rank sweep's per-row sums (float64)."""
-
-    den: np.ndarray
-    cs: np.ndarray
-    rin: np.ndarray
-    rout: np.ndarray
-    ty: np.ndarray
-    tv: np.ndarray
-    at: np.ndarray
-    tt: np.ndarray
 
 
 class Rule(NamedTuple):

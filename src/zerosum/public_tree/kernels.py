@@ -25,31 +25,19 @@ the trunk down to the first chance nodes (``cut=1``), their subtrees in :func:`c
 call per Python thread, the GIL released, one depth-first scratch each), the trunk up from their
 values (``cut=2``), with the same figures bit for bit (see :func:`dfs_from` and
 :func:`cut_values`); the Ray split runs the same three parts with its workers for the threads
-(:mod:`zerosum.public_tree.split`).  The tests check the pass against a plain per-node traversal
-(``tests/pass_oracle.py``).  The poker family's shape pass (:mod:`zerosum.public_tree.shape_kernels`,
-identical subtrees walked once) is the one other traversal.
+(:mod:`zerosum.public_tree.split`).  It is the only traversal of the public tree: every solver,
+best response and NashConv runs it.  The tests check it against a plain per-node traversal
+(``tests/pass_oracle.py``).
 
 Every call takes the tree as a :class:`~zerosum.public_tree.arrays.TreeArrays`, the evaluator's
 data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's regret rule as a
 :class:`~zerosum.public_tree.arrays.Rule` and its scratch from the caller
 (:class:`~zerosum.public_tree.arrays.DepthScratch`), so it compiles without reference counting
-(``_node_pass`` says why).  The shared pieces, written once here (the shape passes call them too):
-
-* regret matching, :func:`match` (a sum of positive parts to (denominator, uniform part)),
-  :func:`share` and :func:`matched` (one entry's probability), :func:`denominators` (a node's
-  per hand): the shape passes' normalizations;
-* terminals: :func:`leaf_values` (the poker family's :func:`rank_terminal` inlined, the other
-  evaluators' :func:`terminal` called); the shape passes call :func:`terminal` per row and their
-  own rank sweep over rows;
-* the depth-first pass's loops over hands as the row helpers ``_row_*`` (regret matching, the
-  average, the regret rule as selects on 1-D rows: vectorized, see there).
-
-:func:`matched` is ``max(x, 0) / d + u`` with (d, u) = (t, 0) or (1, 1 / na), which equals
-``(x / t if x > 0 else 0) if t > 0 else 1 / na`` bit for bit in float64 (for x > 0 the same
-quotient plus an exact +0, for x <= 0 +0 either way, for t = 0 the same 1 / na).  The depth-first
-pass writes regret matching in the select form (the row helpers ``_row_*``) because its totals
-are of the solver's dtype, and in float32 its division must stay float32, which :func:`matched`
-(float64 after ``max(x, 0.0)``) would not.
+(``_node_pass`` says why).  Its pieces: the terminals through
+:func:`~zerosum.public_tree.evaluators.dispatch.leaf_values` (the one place the pass reaches an
+evaluator), and the loops over hands as the row helpers of :mod:`zerosum.public_tree.rows`
+(regret matching, the average, the regret rule as selects on 1-D rows: vectorized, see there;
+regret matching divides in the solver's dtype, so a float32 run stays float32).
 """
 
 from __future__ import annotations
@@ -82,53 +70,11 @@ UPDATE, BEST_RESPONSE, EXPECT = 0, 1, 2
 #: The shared pieces are inlined (``inline="always"``): called instead, each call passes the
 #: tree's and the evaluator's named tuples, which costs the passes more than the shorter compile
 #: saves (docs/public-tree.md, "History of the kernels' figures").
-#: The depth-first pass: compiled without Numba's reference counting, as the shape passes
-#: (``_nrt=False``; its scratch comes in a DepthScratch, so it allocates nothing), because each
+#: The depth-first pass: compiled without Numba's reference counting (``_nrt=False``; its
+#: scratch comes in a DepthScratch, so it allocates nothing), because each
 #: shared piece inlined into the loop over nodes would otherwise count its array arguments up and
 #: down at every node.
 _node_pass = njit(cache=True, error_model="numpy", _nrt=False)
-
-
-# --- regret matching ------------------------------------------------------------------------------
-
-@njit(cache=True, inline="always", error_model="numpy")
-def match(t, u1):
-    """Regret matching's (denominator, uniform part) for a sum t of positive parts: (t, 0), or
-    (1, 1 / na) where nothing is positive (u1 = 1 / na); the probability of an action is then
-    :func:`share` of its positive part without a branch (a division, not a multiplication by
-    1 / den: a pure strategy stays exactly 1, as on the history tree, so CFR+'s regrets stay
-    exactly 0 where they are there)."""
-    return (t, 0.0) if t > 0.0 else (1.0, u1)
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def share(positive, den, uni):
-    """An action's probability from its positive part and the node's (:func:`match`) pair."""
-    return positive / den + uni
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def matched(x, den, uni):
-    """An action's probability from its regret (or average sum) x: :func:`share` of max(x, 0)
-    (written out: an inlined piece inside another costs compile time at every call site)."""
-    return max(x, 0.0) / den + uni
-
-
-@njit(cache=True, inline="always", error_model="numpy")
-def denominators(src, o, na, n, den, uni):
-    """Per entry of a node's block (action a of entry i at ``src[o + a * n + i]``): (den, uni) =
-    :func:`match` of the sum of the positive parts over the actions."""
-    for i in range(n):
-        den[i] = 0.0
-    for a in range(na):
-        base = o + a * n
-        for i in range(n):
-            den[i] += max(src[base + i], 0.0)
-    u1 = 1.0 / na
-    for i in range(n):
-        d, u = match(den[i], u1)
-        uni[i] = u
-        den[i] = d
 
 
 # --- the root's reach and value ------------------------------------------------------------------

@@ -20,10 +20,8 @@ by one factor, which normalization removes (the reset follows every update anywa
 alternate, so the lock is set once more when the solver is attached: at iteration 1 player 0's
 pass already sees L = 1's lock.  L's average sums at the locked slots are set to the lock as well,
 so the average policy equals the lock there even at nodes the average never reached.  The
-shape-tree pass (strategies stored inside one call for both players) has no point between the
-two players' passes, so a locked solver runs the per-node or depth-first pass (the pass the
-solver takes without the shape pass; the same figures, slower), the depth-first one where the
-solver has ``threads`` (the per-node pass runs in one thread).  A saved state records the locks
+solver's depth-first pass runs one player at a time, so the lock is set between the two
+players' passes.  A saved state records the locks
 (:meth:`NodeLocks.to_json`); resuming restores or checks them (:func:`restore_locks`).
 
 Exploitability under locks (:func:`zerosum.solutions.analysis.locked_exploitability`, with
@@ -258,9 +256,8 @@ def load_locks(tree: PublicTree, path) -> NodeLocks:
 
 def lock_solver(solver, locks: NodeLocks):
     """Attach ``locks`` to a :class:`~zerosum.public_tree.solver.PublicTreeSolver` (before or after
-    loading a state): leaves the shape-tree pass for the depth-first one (arrays converted to
-    the form's layout), then sets the lock (see the module docstring)."""
-    from .passes import Workspace, is_raked
+    loading a state) and set the lock (see the module docstring)."""
+    from .passes import is_raked
 
     if getattr(solver, "scales", None) is not None:
         require_apart("locks", "int16", "drop --option dtype=int16 to lock nodes")
@@ -271,15 +268,6 @@ def lock_solver(solver, locks: NodeLocks):
     if not hasattr(solver, "regrets"):
         raise ZerosumError("node locking runs on the public tree's CFR variants, in one process")
     require(solver.name, "locks", "use -a dcfr or another of them")
-    if solver.shapes is not None:
-        solver.regrets = solver.in_form_layout(solver.regrets)
-        solver.average = solver.in_form_layout(solver.average)
-        solver.shapes = None
-        solver.stored = None
-        dt = np.dtype(solver.dtype)
-        threads = getattr(solver, "threads", 1)
-        solver.workspace = Workspace(solver.tree, dt, threads=threads)
-        solver._eval_workspace = None
     solver.locks = locks
     locks.apply(solver, locks.player)
     return solver

@@ -1,10 +1,9 @@
 """What one pass over the public tree needs besides the solver's arrays, and the Python side of
-each call into the kernels: :class:`Workspace` (the per-node and depth-first passes of
-:mod:`zerosum.public_tree.kernels`), :class:`ShapeWorkspace` (the shape-tree pass of
-:mod:`zerosum.public_tree.shape_kernels`) and :func:`nash_conv_public` (exact NashConv of
-strategies read from regrets or sums).  Solvers hold a workspace; tests and benchmarks make one.
+each call into the kernels: :class:`Workspace` (the depth-first pass of
+:mod:`zerosum.public_tree.kernels`) and :func:`nash_conv_public` (exact NashConv of strategies
+read from regrets or sums).  Solvers hold a workspace; tests and benchmarks make one.
 
-May import: numpy, the form (:mod:`.form`, :mod:`.shapes`, :mod:`.terminals`), the kernels and
+May import: numpy, the form (:mod:`.form`, :mod:`.terminals`), the kernels and
 their argument groups (:mod:`.arrays`).
 """
 
@@ -12,18 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels, shape_kernels
+from . import kernels
 from .arrays import (
     NO_BATCHES,
     Cut,
     CutTasks,
     DepthScratch,
-    ShapeArrays,
-    ShapeScratch,
     Step,
     Sums,
     TerminalBatches,
-    as_rule,
     batch_rows,
     batch_scratch,
     card_scratch,
@@ -33,9 +29,8 @@ from .arrays import (
     tree_arrays,
 )
 from .evaluators.batches import batch_plan
-from .form import CHANCE_NODE, DECISION, FOLD, PublicTree
-from .shapes import rank_rows, shape_tree
-from .terminals import RANKS, SWEEP
+from .form import CHANCE_NODE, DECISION, PublicTree
+from .terminals import SWEEP
 
 #: the most nodes of a terminal batch (see :func:`terminal_batches`): the limit turn subgame's
 #: rivers have 25, a no-limit river a few hundred; a batch's scratch is two rows a node per thread
@@ -227,90 +222,6 @@ class Workspace:
             return self._walk_cut(st, sums)
         value, self.visited, self.pruned = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
         return value
-
-
-class ShapeWorkspace:
-    """Buffers of the shape-tree pass (:mod:`zerosum.public_tree.shape_kernels`): a vector per
-    public node, grouped by shape node; the solver's arrays are in the
-    kernel layout of :mod:`zerosum.public_tree.shapes`."""
-
-
-    def __init__(self, tree: PublicTree, dtype):
-        self.tree = tree
-        self.shapes = sh = shape_tree(tree)
-        self.dtype = np.dtype(dtype)
-        self.width = width = tree.width
-        rows = max(sh.inner_rows, 1)
-        self.opp, self.own, self.val = (np.zeros(rows * width, dtype=dtype) for _ in range(3))
-        # every block is an inner node's (a terminal is evaluated at its parent, on the parent's rows)
-        self.inner_mult = m = int(sh.mult[sh.kind < FOLD].max(initial=1))
-        self.den = np.zeros(2 * m * width)
-        block = m * width
-        self.ty = np.zeros(block, dtype=dtype)  # a terminal's reach and its values per action
-        self.tv = np.zeros(int(sh.n_children.max()) * block, dtype=dtype)
-        self.at = np.zeros(2 * sh.n_shapes, dtype=np.int64)
-        self.cs = card_scratch(width)
-        self.rin, self.rout = np.zeros((1, width), dtype=dtype), np.zeros((1, width), dtype=dtype)
-        self.tt = np.zeros(5 * m)  # the rank sweep's per-row sums (float64)
-        rowc = rank_rows(sh, tree.terminals) if tree.terminals.kind == RANKS else np.zeros(4)
-        self.args = (ShapeArrays(sh.kind, sh.player, sh.n_children, sh.first_edge, sh.edge_child, sh.edge_row,
-                                 sh.entries, sh.mult, sh.row, sh.vrow, sh.koff, sh.row_board, sh.row_stake,
-                                 sh.row_player, rowc), tree.terminals.kernel_args())
-        self.scratch = ShapeScratch(self.den, self.cs, self.rin, self.rout, self.ty, self.tv, self.at, self.tt)
-        self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
-        self.visited = tree.n_nodes
-        self._eval = None
-
-    def nbytes(self) -> int:
-        return self.opp.nbytes + self.own.nbytes + self.val.nbytes
-
-    def strategy(self, q: int, src, out=None) -> np.ndarray:
-        """Regret matching (normalization) of ``src`` (kernel layout) at player q's nodes, in float64
-        whatever the solver's dtype; into ``out`` if given."""
-        out = np.zeros(len(src)) if out is None else out
-        shape_kernels.shape_strategy(self.args[0], q, self.tree.n_hands[q], src, out, self.den)
-        return out
-
-    def iteration(self, regrets, strategies, average, weight: float, rule) -> None:
-        """One iteration, both players' passes (:func:`~zerosum.public_tree.shape_kernels.shape_iteration`):
-        the regrets, the stored strategies and the average sums of both players (kernel layout)."""
-        shape_kernels.shape_iteration(*self.args, self.ranges[0], self.ranges[1], regrets[0], regrets[1], strategies[0],
-                                      strategies[1], average[0], average[1], float(weight), as_rule(rule), self.width,
-                                      self.opp, self.own, self.val, self.scratch)
-
-    def nash_conv(self, src, strategies=None) -> dict:
-        """:func:`nash_conv_public` of the sums ``src`` (kernel layout), in float64; ``strategies``:
-        their normalization where the caller has it (the solver's stored current strategy)."""
-        tree = self.tree
-        if tree.n_hands[0] != tree.n_hands[1]:
-            sh = self.shapes
-            return nash_conv_public(tree, [sh.to_form(p, src[p]) for p in (0, 1)])
-        if self._eval is None:
-            sh = self.shapes
-            n = max(sh.inner_rows, 1) * self.width
-            block = self.inner_mult * self.width
-            scratch = ShapeScratch(self.den, card_scratch(self.width), np.zeros((1, self.width)), np.zeros((1, self.width)),
-                                   np.zeros(block), np.zeros(3 * int(sh.n_children.max()) * block),
-                                   np.zeros(2 * sh.n_shapes, dtype=np.int64), self.tt)
-            self._eval = (tuple(np.asarray(r, dtype=np.float64) for r in tree.ranges),
-                          *(np.zeros(n) for _ in range(5)), scratch, [np.zeros(len(a)) for a in src])
-        ranges, r0, r1, v0, v1, e0, scratch, strats = self._eval
-        if strategies is None:
-            strategies = [self.strategy(p, src[p], strats[p]) for p in (0, 1)]
-        br0, br1, value = shape_kernels.shape_nash_conv(*self.args, ranges[0], ranges[1], strategies[0], strategies[1],
-                                                        self.width, r0, r1, v0, v1, e0, scratch)
-        return {"value": float(value), "values": [float(value), -float(value)],
-                "best_response_values": [float(br0), float(br1)], "nash_conv": max(float(br0 + br1), 0.0)}
-
-
-#: the shape pass's vectors (one per public node, grouped by shape node) are used while they take
-#: at most this much; beyond it the depth-first pass keeps O(depth x hands)
-SHAPE_PASS_BYTES = 32 * 2 ** 20
-
-
-def shape_pass_fits(tree: PublicTree, dtype) -> bool:
-    """Whether the shape pass's per-node vectors fit in :data:`SHAPE_PASS_BYTES`."""
-    return 2 * tree.n_nodes * tree.width * np.dtype(dtype).itemsize <= SHAPE_PASS_BYTES
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:

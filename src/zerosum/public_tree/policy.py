@@ -38,7 +38,7 @@ def normalized(tree: PublicTree, player: int, sums: np.ndarray, out: np.ndarray 
     """Positive parts of ``sums`` normalized over each node's actions, per hand (uniform where none is
     positive): regret matching on regrets, the average strategy on average sums.  In NumPy, one
     gather per action count rather than a loop over nodes, which trees of hundreds of thousands of
-    nodes make slow; the sums over actions add the actions in order, as the per-node pass does.
+    nodes make slow; the sums over actions add the actions in order, as the depth-first pass does.
 
     The gathers run over chunks of about CHUNK entries, so the temporaries (an int64 index, the
     gathered block, its positive part, the quotient and the result) take a few MiB rather than
@@ -81,8 +81,8 @@ class PublicPolicy:
     @classmethod
     def from_sums(cls, tree: PublicTree, sums, in_place: bool = False) -> PublicPolicy:
         """The policy of ``sums`` (regrets or average sums); ``in_place``: the caller's float64
-        arrays become the probabilities (no second copy of that size; the solver's own arrays
-        never are: the shape pass's are copies in the form's layout)."""
+        arrays become the probabilities (no second copy of that size; never a solver's own sums,
+        which its next iterations still read)."""
         def out(a):
             return a if in_place and isinstance(a, np.ndarray) and a.dtype == np.float64 else None
 

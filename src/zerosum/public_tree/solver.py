@@ -4,10 +4,9 @@
 ``DCFR(alpha=2.0)``, ...; one copy of each rule, shared with the history tree's
 :class:`zerosum.solvers.cfr.CFRSolver`) and the dtype of its sums.  Per player, ``regrets[p]`` and
 ``average[p]`` are flat arrays of [decision node x action x hand] (see
-:mod:`zerosum.public_tree.form`), in the shape-tree pass's own layout where it runs (see
-:meth:`PublicTreeSolver.in_form_layout`).  The current strategy is regret matching on ``regrets``:
-stored by the shape-tree pass, never stored by the per-node one; a predictive variant (PCFR+,
-PDCFR+) stores its strategies and rebuilds them inside the depth-first pass.  Updates alternate
+:mod:`zerosum.public_tree.form`), which saved states and policies keep too.  The current strategy
+is regret matching on ``regrets``, never stored; a predictive variant (PCFR+, PDCFR+) stores its
+strategies and rebuilds them inside the depth-first pass.  Updates alternate
 (player 0, then player 1 against player 0's new strategy), as on the history tree.
 :class:`PublicChanceSampling` (PCS-MCCFR) adds the sampling of public chance.
 
@@ -32,7 +31,7 @@ from . import kernels
 from .arrays import pass_step
 from .form import PublicTree
 from .memory import release_freed
-from .passes import ShapeWorkspace, Workspace, is_raked, nash_conv_public, shape_pass_fits
+from .passes import Workspace, is_raked, nash_conv_public
 from .policy import normalized
 from .terminals import SWEEP
 
@@ -126,25 +125,23 @@ def check_public_state(solver, state: dict) -> None:
                            f"pass --option dtype={state.get('dtype')}")
 
 
-def load_sums(state: dict, regrets, average, shapes=None) -> None:
-    """Copy the saved sums (the form's layout) into ``regrets`` and ``average`` (the layout of
-    ``shapes``, the shape-tree pass's, where given)."""
+def load_sums(state: dict, regrets, average) -> None:
+    """Copy the saved sums (the form's layout) into ``regrets`` and ``average``."""
     for p in (0, 1):
         for key, arrs in (("regrets", regrets), ("average", average)):
             saved = np.asarray(state[f"{key}{p}"])
             if saved.shape != arrs[p].shape:
                 raise ZerosumError(f"the saved state's {key} do not match this game's public tree")
-            arrs[p][:] = saved if shapes is None else shapes.to_kernel(p, saved)
+            arrs[p][:] = saved
 
 
 class PublicTreeSolver(IterativeSolver):
     """A CFR variant (``variant``, an object of :mod:`zerosum.solvers.rules`; vanilla CFR by
     default) on the public tree of ``game``, its sums in ``dtype`` (float64 or float32).
 
-    The pass: the one depth-first pass (every variant: a predictive one's strategies are stored
-    and rebuilt by predictive regret matching+ inside it), except on the poker family in one
-    thread, where the shape-tree pass walks the identical subtrees below a chance node once
-    (:meth:`uses_shape_pass`).  ``threads``: the depth-first pass's (and its NashConv's)
+    The pass: the one depth-first pass, :func:`~zerosum.public_tree.kernels.dfs_from`, for every
+    variant (a predictive one's strategies are stored and rebuilt by predictive regret matching+
+    inside it), dtype and tree.  ``threads``: the depth-first pass's (and its NashConv's)
     threads, the same figures bit for bit with any number (see
     :class:`~zerosum.public_tree.passes.Workspace`); default 1 (docs/public-tree.md says why).
     ``prune``: skip the work below an opponent's reach that is zero for its whole range (exact:
@@ -152,10 +149,6 @@ class PublicTreeSolver(IterativeSolver):
     :attr:`pruned_fraction` is the share of node visits it skipped."""
 
     form = "public-tree"
-    #: the shape-tree pass (arrays in its kernel layout, strategies stored) where per-node vectors fit
-    shape_pass = True
-    #: hold'em (the sweep evaluator's trees) on the depth-first pass whatever fits (tests compare the others)
-    sweep_depth_first = True
 
     def __init__(self, game, variant: Variant | None = None, dtype: str = "float64", alternating: bool = True,
                  threads: int = 1, prune: bool = False):
@@ -185,37 +178,16 @@ class PublicTreeSolver(IterativeSolver):
             dt = np.dtype(self.dtype)
             self.regrets = [np.zeros(n, dtype=dt) for n in ia]
             self.average = [np.zeros(n, dtype=dt) for n in ia]
-        self.shapes = None
         if self.variant.predictive:  # the depth-first pass carries the prediction: strategies stored
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
-        if self.uses_shape_pass(dt):
-            self.workspace = ShapeWorkspace(self.tree, dt)
-            self.shapes = self.workspace.shapes
-            self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
-        else:  # the one depth-first pass (every variant, dtype, thread count, isomorphism, sampling)
-            self.workspace = Workspace(self.tree, dt, threads=self.threads)
-        if self.shapes is None and not self.workspace.has_chance:
+        self.workspace = Workspace(self.tree, dt, threads=self.threads)
+        if not self.workspace.has_chance:
             self.threads = 1  # no public chance (a river spot): nothing to split, one thread runs
         self._eval_workspace = None
         release_freed()  # the set-up's temporaries (the showdown lists', the batches' plan): .memory
         #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
         #: depth-first pass, which has a point between the two players' updates)
         self.locks = None
-
-    def uses_shape_pass(self, dt) -> bool:
-        """Whether this run takes the shape pass instead of the depth-first one: the poker family
-        (identical subtrees below its chance nodes walked once: 4-5x faster there), one thread,
-        float sums, no prediction, and its per-node vectors within :data:`~zerosum.public_tree.passes.SHAPE_PASS_BYTES`.
-        Hold'em trees take the depth-first pass (their terminals dominate, and it sums suit
-        isomorphism's mirrors)."""
-        if not self.shape_pass or self.variant.predictive or self.scales is not None or self.threads > 1 or \
-                self.prune:
-            return False
-        if self.tree.iso is not None or (self.tree.terminals.kind == SWEEP and self.sweep_depth_first):
-            return False
-        if is_raked(self.tree):  # (the shape pass's NashConv is zero-sum's)
-            return False
-        return shape_pass_fits(self.tree, dt)
 
     @property
     def name(self) -> str:
@@ -241,9 +213,6 @@ class PublicTreeSolver(IterativeSolver):
                     self._count(ws)
                     if self.locks is not None:  # node locking (zerosum.public_tree.locking)
                         self.locks.apply(self, p)
-            elif self.shapes is not None:  # both passes in one call; player 1's average grows in player 0's pass
-                ws.iteration(self.regrets, self.stored, self.average, w, rule)
-                self.nodes_touched += 2 * ws.visited
             else:
                 for p in (0, 1):
                     ws.walk(pass_step(p, kernels.UPDATE, w, rule, prune=self.prune), self.regrets[p], self.regrets[1 - p],
@@ -266,17 +235,8 @@ class PublicTreeSolver(IterativeSolver):
         work below an all-zero opponent reach); 0.0 without ``prune``."""
         return self.visits[1] / self.visits[0] if self.visits[0] else 0.0
 
-    def in_form_layout(self, arrays) -> list:
-        """Per-player arrays of this solver in the form's layout (``tree.offset``), what policies
-        and saved states hold; the shape-tree pass keeps its own layout."""
-        if self.shapes is None:
-            return list(arrays)
-        return [self.shapes.to_form(p, arrays[p]) for p in (0, 1)]
-
     # --- results -------------------------------------------------------------------------------
-    def _evaluate(self, src, strategies=None, value: bool = True) -> dict:
-        if self.shapes is not None:
-            return self.workspace.nash_conv(src, strategies)
+    def _evaluate(self, src, value: bool = True) -> dict:
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, threads=self.threads, like=self.workspace)
@@ -308,10 +268,7 @@ class PublicTreeSolver(IterativeSolver):
                     "value_average": None, "nodes": self.nodes_touched}
         avg = self._evaluate(self.average_source())
         src = self.current_source()
-        # regret matching on the regrets is the stored strategy of the shape pass (the same figures)
-        # (the current strategy's value is not reported: its two best responses only)
-        cur = self._evaluate(src, self.stored if self.shapes is not None and src is self.regrets else None,
-                             value=False)
+        cur = self._evaluate(src, value=False)  # the current strategy's two best responses only
         out = {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
                "nash_conv_current": cur["nash_conv"], "value_average": avg["value"], "nodes": self.nodes_touched}
         if is_raked(self.tree):  # general-sum: player 1's value is not minus player 0's
@@ -321,24 +278,21 @@ class PublicTreeSolver(IterativeSolver):
     def average_policy(self):
         from .policy import PublicPolicy
 
-        # the shape pass's arrays in the form's layout are copies: normalized where they are
-        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.average_source()), in_place=self.shapes is not None)
+        return PublicPolicy.from_sums(self.tree, self.average_source())
 
     def current_policy(self):
         from .policy import PublicPolicy
 
-        # the shape pass's arrays in the form's layout are copies: normalized where they are
-        return PublicPolicy.from_sums(self.tree, self.in_form_layout(self.current_source()), in_place=self.shapes is not None)
+        return PublicPolicy.from_sums(self.tree, self.current_source())
 
     def nbytes(self) -> int:
-        """Solver state (regrets, average, stored strategies) plus the pass's per-node vectors."""
-        stored = sum(a.nbytes for a in self.stored) if self.shapes is not None else 0
+        """Solver state (regrets, average, 16-bit scales) plus the pass's vectors."""
         scales = sum(a.nbytes for a in self.scales) if self.scales is not None else 0
-        return sum(a.nbytes for a in self.regrets + self.average) + stored + scales + self.workspace.nbytes()
+        return sum(a.nbytes for a in self.regrets + self.average) + scales + self.workspace.nbytes()
 
     # --- saving and resuming ------------------------------------------------------------------
     def state_dict(self) -> dict:
-        state = public_state(self, self.in_form_layout(self.regrets), self.in_form_layout(self.average))
+        state = public_state(self, self.regrets, self.average)
         if self.variant.predictive:
             for p in (0, 1):
                 state[f"strategy{p}"] = self.strategy[p]
@@ -352,15 +306,13 @@ class PublicTreeSolver(IterativeSolver):
             from .locking import restore_locks
 
             restore_locks(self, str(state["locks"]) if "locks" in state else None)
-        load_sums(state, self.regrets, self.average, self.shapes)
+        load_sums(state, self.regrets, self.average)
         if self.scales is not None:
             for p in (0, 1):
                 saved = np.asarray(state[f"scales{p}"])
                 if saved.shape != self.scales[p].shape:
                     raise ZerosumError("the saved state's scales do not match this game's public tree")
                 self.scales[p][:] = saved
-        if self.shapes is not None:
-            self.stored = [self.workspace.strategy(p, self.regrets[p]) for p in (0, 1)]
         self.iteration = int(state["iteration"])
         self.nodes_touched = int(state["nodes_touched"])
         self.variant.check(state)
@@ -380,7 +332,6 @@ class PublicChanceSampling(PublicTreeSolver):
     The same draw serves both players' passes of an iteration."""
 
     name = "pcs-mccfr"
-    shape_pass = False  # samples one public subtree per chance node: the depth-first pass
 
     def __init__(self, game, seed: int | None = 0, dtype: str = "float64"):
         super().__init__(game, CFRPlus(), dtype)
