@@ -7,8 +7,8 @@ a last-iterate one) and the public tree on hold'em spots (a river, a turn and a 
 default variant, DCFR, in float32 as real spots run).  Numba caches each kernel per argument
 types, not per game, so the small games compile what the big ones use.  Other variants
 (:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family, a
-saved solution written and read with ``evaluate --node``) are compiled here too; the others
-(``--option dtype=int16``, the predictive variants) compile on their first use, which says so.
+saved solution written and read with ``evaluate --node``, 16-bit storage) are compiled here too;
+the others (the predictive variants) compile on their first use, which says so.
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ MORE_RUNS = (
     ("the public tree: two threads", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2", *_F32, "--option",
                                       "threads=2", "--json"]),
     ("the public tree: the poker family", ["solve", "poker", "-n", "3", "--json"]),
+    # 16-bit storage: its own types (int16 and uint16 sums, node scales), which two test files compiled
+    # once each in the test suite's two processes (about 30 s apiece)
+    ("the public tree: 16-bit storage", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2", "--option",
+                                         "dtype=int16", "--json"]),
     # a saved solution (.zsp): its evaluation when written and evaluate --node read the 16-bit
     # entries themselves (a pass of its own types: 11 s of CPU on the first evaluate --node otherwise)
     ("the public tree: a saved solution", ["solve", "holdem", "--spot", "{spot:river}", "-n", "2", "--save",
@@ -70,7 +74,8 @@ SPOTS = {
 
 #: the runs in two processes at once (Numba compiles in one thread): the history tree and the
 #: poker family beside the hold'em spots' passes
-FIRST_PART = frozenset({"the history tree: CFR+", "the history tree: MMD", "the public tree: the poker family"})
+FIRST_PART = frozenset({"the history tree: CFR+", "the history tree: MMD", "the public tree: the poker family",
+                        "the public tree: 16-bit storage"})
 
 
 def _part(runs: tuple, part: int) -> tuple:
