@@ -38,6 +38,48 @@ data as a :class:`~zerosum.public_tree.arrays.TerminalArrays`, the variant's reg
 evaluator), and the loops over hands as the row helpers of :mod:`zerosum.public_tree.rows`
 (regret matching, the average, the regret rule as selects on 1-D rows: vectorized, see there;
 regret matching divides in the solver's dtype, so a float32 run stays float32).
+
+The pass in detail (:func:`dfs_from`).  It runs for player ``step.p`` (a
+:class:`~zerosum.public_tree.arrays.Step`) over the subtree of ``at.n0`` (a
+:class:`~zerosum.public_tree.arrays.Cut`), reading and writing ``sums`` (a
+:class:`~zerosum.public_tree.arrays.Sums`).  Vectors live per depth (reach down, value up, and at
+p's nodes one value vector per action) in ``sc`` (a
+:class:`~zerosum.public_tree.arrays.DepthScratch`, the prediction's vectors one depth deep where
+there is none), so memory is O(depth x hands), the pass allocates nothing and runs without reference
+counting.  Returns (sum_i range_p(i) * value_root(i), public nodes visited, those of them pruned).
+
+Predictive variants (``step.predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
+stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
+unchanged), regrets live in ``regrets_p``, and at p's nodes the next strategy is predictive
+regret matching+ on ``pscale * R`` plus the predicted regret, the prediction built bottom-up
+with the new strategies below (a second value vector per depth), as in
+:func:`zerosum.solvers.pcfr.predictive_strategy`.
+
+The cut (``at.cut``) splits the pass at the chance nodes that have a slot (>= 0) for
+:func:`cut_thread` (the threads) or the Ray split's workers: 1, the trunk top-down: a cut
+node's reach goes to ``cut_reach[slot]`` (opponent's, own) and it is not entered (no regret
+updates anywhere: the values below are not known yet); 2, the trunk bottom-up: a cut node's
+values come from ``cut_val[slot]`` (values, predicted values), and the average (grown in the
+first half) is not touched.  Every trunk node then reads the same sums in both halves as in
+one pass, and every entry is updated once, so the figures are one pass's.
+
+16-bit storage (``dtype="int16"``) where ``sums.scales`` has rows (float32 [2, nodes]: per node
+of p, the regrets' scale and the average's): the sums are integers, an entry's value its
+integer times its node's scale (:func:`_encode_node`); reading needs no scale (regret matching
+and the normalization divide it out within a node), updating decodes a node's block, updates
+it in the pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest
+magnitude.  The average then grows at the node's entry, for all its actions at once (so one
+scale covers them), instead of on the way down to each child; the regrets at its exit, as
+always.  No rows: the sums are floats and the pass is the float pass, figure for figure.
+
+Pruning (``step.prune`` in UPDATE mode): below an opponent's action that has probability zero
+for every hand of its range at that node (its reach vector all zero: :func:`_all_zero`), every
+value of p is zero, so the work that only feeds those values is skipped: terminals (single or
+whole batches) are zero, the opponent's totals and reach rows and the mirror deals are not
+computed; p's nodes are still walked (the regret rule with zero instantaneous regrets, the
+average with p's own reach, 16-bit encoding, a prediction), so the figures are the unpruned
+pass's (values may differ in the sign of a zero).  ``dead`` is the depth where the opponent's
+reach became zero (-1: none).  Returns a third count: the node visits below it (``pruned``).
 """
 
 from __future__ import annotations
@@ -287,47 +329,9 @@ def _hand_up(tree, term, p, sc, d, predict, n_p, zero):
 
 @_node_pass
 def dfs_from(tree, term, step, sums, sc, cs, at):
-    """The one pass, depth first: for player ``step.p`` (a :class:`~zerosum.public_tree.arrays.Step`)
-    over the subtree of ``at.n0`` (a :class:`~zerosum.public_tree.arrays.Cut`), reading and writing
-    ``sums`` (a :class:`~zerosum.public_tree.arrays.Sums`).  Vectors live per depth (reach down,
-    value up, and at p's nodes one value vector per action) in ``sc`` (a
-    :class:`~zerosum.public_tree.arrays.DepthScratch`, the prediction's vectors one depth deep
-    where there is none), so memory is O(depth x hands), the pass allocates nothing and runs
-    without reference counting.  Returns (sum_i range_p(i) * value_root(i), public nodes visited,
-    those of them pruned).
-
-    Predictive variants (``step.predict`` 1 = "tree", 2 = "local", PCFR+ / PDCFR+): strategies are
-    stored (``src_p``/``src_o`` hold them, rows summing to one, which the normalization reads
-    unchanged), regrets live in ``regrets_p``, and at p's nodes the next strategy is predictive
-    regret matching+ on ``pscale * R`` plus the predicted regret, the prediction built bottom-up
-    with the new strategies below (a second value vector per depth), as in
-    :func:`zerosum.solvers.pcfr.predictive_strategy`.
-
-    The cut (``at.cut``) splits the pass at the chance nodes that have a slot (>= 0) for
-    :func:`cut_thread` (the threads) or the Ray split's workers: 1, the trunk top-down: a cut
-    node's reach goes to ``cut_reach[slot]`` (opponent's, own) and it is not entered (no regret
-    updates anywhere: the values below are not known yet); 2, the trunk bottom-up: a cut node's
-    values come from ``cut_val[slot]`` (values, predicted values), and the average (grown in the
-    first half) is not touched.  Every trunk node then reads the same sums in both halves as in
-    one pass, and every entry is updated once, so the figures are one pass's.
-
-    16-bit storage (``dtype="int16"``) where ``sums.scales`` has rows (float32 [2, nodes]: per node
-    of p, the regrets' scale and the average's): the sums are integers, an entry's value its
-    integer times its node's scale (:func:`_encode_node`); reading needs no scale (regret matching
-    and the normalization divide it out within a node), updating decodes a node's block, updates
-    it in the pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest
-    magnitude.  The average then grows at the node's entry, for all its actions at once (so one
-    scale covers them), instead of on the way down to each child; the regrets at its exit, as
-    always.  No rows: the sums are floats and the pass is the float pass, figure for figure.
-
-    Pruning (``step.prune`` in UPDATE mode): below an opponent's action that has probability zero
-    for every hand of its range at that node (its reach vector all zero: :func:`_all_zero`), every
-    value of p is zero, so the work that only feeds those values is skipped: terminals (single or
-    whole batches) are zero, the opponent's totals and reach rows and the mirror deals are not
-    computed; p's nodes are still walked (the regret rule with zero instantaneous regrets, the
-    average with p's own reach, 16-bit encoding, a prediction), so the figures are the unpruned
-    pass's (values may differ in the sign of a zero).  ``dead`` is the depth where the opponent's
-    reach became zero (-1: none).  Returns a third count: the node visits below it (``pruned``)."""
+    """The one pass from ``at.n0`` for player ``step.p``, reading and writing ``sums``, vectors per
+    depth in ``sc`` (nothing allocated, no reference counting); returns (p's expected payoff, nodes
+    visited, those pruned).  Its modes are the module docstring's, "The pass in detail"."""
     p, predict = step.p, step.predict
     n_p, n_o = len(sums.range_p), len(sums.range_o)
     kind, n_children = tree.kind, tree.n_children
@@ -339,8 +343,7 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
     sampling = len(sums.sample) > 0
     update = step.mode == 0 and at.cut != 1
     prune = step.prune > 0 and step.mode == 0
-    visited = 0
-    pruned = 0
+    visited = pruned = 0
     if at.n0 == 0:
         root_reach(sc.opp, sums.range_o)
         root_reach(sc.own, sums.range_p)
