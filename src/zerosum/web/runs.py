@@ -47,6 +47,10 @@ HOLDEM_ALGORITHMS = tuple(n for n in names_with("public-tree") if not CAPABILITI
 #: what a run uses when the request names no algorithm: hold'em's is the fastest measured to
 #: 0.5 % of the pot on postflop-solver's example turn (``zerosum solve holdem`` defaults to it too)
 DEFAULT_ALGORITHM = {"history-tree": "cfr+", "holdem": "dcfr"}
+#: the default algorithm's parameters where a run names no algorithm: hold'em's DCFR restarts its
+#: average at the powers of 4, as ``zerosum solve holdem`` without ``-a`` does
+#: (:data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`; tests/test_web_holdem_default.py keeps them equal)
+DEFAULT_PARAMS = {"history-tree": {}, "holdem": {"restart": 4}}
 #: a hold'em run's depth-first pass threads: 1 unless asked, at most the cores this process may use
 MAX_THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 #: a hold'em run checks its exploitability (the average's two best responses) every this many
@@ -263,9 +267,11 @@ class HoldemRun(Run):
     iteration."""
 
     def __init__(self, *args, target: float | None = None, threads: int = 1, spot_name: str | None = None,
-                 tree=None, locks=None):
+                 tree=None, locks=None, variant_params: dict | None = None):
         super().__init__(*args)
         self.target, self.threads, self.spot_name = target, threads, spot_name
+        #: the variant's parameters (:data:`DEFAULT_PARAMS` where the request named no algorithm)
+        self.variant_params = dict(variant_params or {})
         #: node locks (:class:`~zerosum.public_tree.locking.NodeLocks`, checked at the request on
         #: ``tree``, the run's full tree built then): the run solves the locked game
         self.tree, self.locks = tree, locks
@@ -287,7 +293,8 @@ class HoldemRun(Run):
         self.tree = None
         if self.threads > 1:
             require(self.algorithm, "threads", "use threads=1")
-        solver = public_solver_class(self.algorithm, default_dtype(tree))(tree, threads=self.threads)
+        solver = public_solver_class(self.algorithm, default_dtype(tree))(tree, threads=self.threads,
+                                                                         **self.variant_params)
         solver.light_checks = True  # the average's NashConv only: what the target and the curve read
         if self.locks is not None:
             from ..public_tree.locking import lock_solver
@@ -393,6 +400,7 @@ class HoldemRun(Run):
         last = self.curve[-1] if self.curve else None
         eta, basis = self.eta()
         out.update(form="public-tree", spot_name=self.spot_name, pot=self.pot, threads=self.threads,
+                   variant_params=dict(self.variant_params),
                    target_pot_fraction=self.target, stopped_by=self.stopped_by,
                    exploitability_pot_pct=last["exploitability_pot_pct"] if last else None,
                    iterations_per_s=round(self.iteration / self.seconds, 3) if self.seconds > 0 else None,
@@ -436,6 +444,7 @@ class RunManager:
             raise ZerosumError(f"a spot is a hold'em spot; send it with \"game\": \"holdem\" (not {name!r})")
         kind = "holdem" if holdem else "history-tree"
         algorithm = body.get("algorithm") or DEFAULT_ALGORITHM[kind]
+        variant_params = {} if body.get("algorithm") else DEFAULT_PARAMS[kind]
         offered = HOLDEM_ALGORITHMS if holdem else HISTORY_ALGORITHMS
         if algorithm not in offered:
             where = "hold'em runs on the public tree" if holdem else "this view runs on the history tree"
@@ -465,7 +474,8 @@ class RunManager:
                 raise ZerosumError(f"{MAX_RUNNING} runs are iterating already; stop one (or wait) and start again")
             rid = f"r{next(self._ids)}"
             run = Run(rid, *run_args) if not holdem else HoldemRun(rid, *run_args, target=target, threads=threads,
-                                                                   spot_name=spot_name(spot), tree=tree, locks=locks)
+                                                                   spot_name=spot_name(spot), tree=tree, locks=locks,
+                                                                   variant_params=variant_params)
             self._runs[run.id] = run
             self._trim()
         run.start()
@@ -593,7 +603,8 @@ def routes(state) -> list:
     async def list_algorithms(_request: Request):
         return JSONResponse({"algorithms": list(HISTORY_ALGORITHMS),
                              "offered": {"history-tree": list(HISTORY_ALGORITHMS), "holdem": list(HOLDEM_ALGORITHMS)},
-                             "defaults": DEFAULT_ALGORITHM, "max_threads": MAX_THREADS})
+                             "defaults": DEFAULT_ALGORITHM, "default_params": DEFAULT_PARAMS,
+                             "max_threads": MAX_THREADS})
 
     async def runs_index(request: Request):
         if request.method == "POST":
