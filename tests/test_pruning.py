@@ -43,7 +43,8 @@ def _sums(solver):
 
 
 @pytest.mark.parametrize("name,dtype,threads", [("dcfr", "float64", 1), ("dcfr", "float32", 1), ("dcfr", "float64", 2),
-                                                ("dcfr", "float32", 2), ("dcfr", "int16", 1), ("pcfr+", "float64", 1)])
+                                                ("dcfr", "float32", 2), ("dcfr", "int16", 1), ("dcfr", "avg16", 2),
+                                                ("pcfr+", "float64", 1)])
 def test_a_pruned_run_is_the_unpruned_run(tree, name, dtype, threads):
     """DCFR (restart=4, the CLI's default) in every dtype, in one and two threads, and a predictive
     variant (its stored strategies rebuilt in the pass): the same sums and checkpoints."""

@@ -81,11 +81,11 @@ def test_threads_and_resume_bit_for_bit(turn, tmp_path):
 
 
 def test_refusals(turn):
-    with pytest.raises(ZerosumError, match=r"pcfr\+ does not run with 16-bit storage \(--option dtype=int16\); these do: cfr, cfr\+, lcfr, dcfr, hs-dcfr"):
+    with pytest.raises(ZerosumError, match=r"pcfr\+ does not run with 16-bit storage \(--option dtype=int16 or dtype=avg16\); these do: cfr, cfr\+, lcfr, dcfr, hs-dcfr"):
         public_solver("pcfr+", turn, dtype="int16")
     with pytest.raises(ZerosumError, match="pcs-mccfr"):
         public_solver("pcs-mccfr", turn, dtype="int16")
-    with pytest.raises(ZerosumError, match="float64, float32 or int16"):
+    with pytest.raises(ZerosumError, match="float64, float32, int16 .* or avg16"):
         public_solver("dcfr", turn, dtype="int8")
     from zerosum.public_tree.locking import NodeLocks, lock_solver
 

@@ -301,7 +301,7 @@ def solve_flop(spot: dict, flop: str, target: float, algorithm: str = ALGORITHM,
     # a batch builds one tree per flop
     tree = holdem_public_tree(game, isomorphism=True)
     t1 = time.perf_counter()
-    solver = public_solver(algorithm, tree, default_dtype(tree), **(DCFR_OPTIONS if algorithm == "dcfr" else {}))
+    solver = public_solver(algorithm, tree, default_dtype(tree, algorithm), **(DCFR_OPTIONS if algorithm == "dcfr" else {}))
     goal = 2 * target / 100 * tree.pot  # NashConv = 2 x exploitability
 
     def stop(row=None):

@@ -80,15 +80,16 @@ def history_tree_refusal(game) -> str | None:
     return None
 
 
-def _split_options(options, tree=None) -> tuple[dict, str]:
-    """The options less ``dtype``, and the dtype: asked for, else the tree's default
-    (:func:`~zerosum.public_tree.solver.default_dtype`: float32 for large hold'em trees)."""
+def _split_options(options, tree=None, algorithm: str | None = None) -> tuple[dict, str]:
+    """The options less ``dtype``, and the dtype: asked for, else the tree's default for
+    ``algorithm`` (:func:`~zerosum.public_tree.solver.default_dtype`: float32 for large hold'em
+    trees, avg16 for a flop's; float sums where a lock is asked for)."""
     from ..public_tree.solver import default_dtype
 
     kwargs = parse_params(options, flag="--option")
     dtype = kwargs.pop("dtype", None)
     if dtype is None:
-        dtype = default_dtype(tree) if tree is not None else "float64"
+        dtype = default_dtype(tree, algorithm, floats="lock" in kwargs) if tree is not None else "float64"
     return kwargs, str(dtype)
 
 
@@ -114,7 +115,7 @@ def make_public_solver(algorithm: str, tree, simultaneous: bool = False, seed=No
 
     from ..public_tree.solver import VARIANTS, public_solver_class
 
-    kwargs, dtype = _split_options(options, tree)
+    kwargs, dtype = _split_options(options, tree, algorithm)
     lock_path = kwargs.pop("lock", None)  # --option lock=FILE.json: node locking (public_tree.locking)
     checks = str(kwargs.pop("checks", "full"))  # --option checks=average: the average's NashConv only
     if checks not in ("full", "average"):

@@ -7,7 +7,8 @@ a last-iterate one) and the public tree on hold'em spots (a river, a turn and a 
 default variant, DCFR, in float32 as real spots run).  Numba caches each kernel per argument
 types, not per game, so the small games compile what the big ones use.  Other variants
 (:data:`MORE_RUNS`: a small spot's float64, two threads, the poker family, a
-saved solution written and read with ``evaluate --node``, 16-bit storage) are compiled here too;
+saved solution written and read with ``evaluate --node``, 16-bit storage, the average in 16 bits)
+are compiled here too;
 the others (the predictive variants) compile on their first use, which says so.
 """
 
@@ -47,6 +48,10 @@ MORE_RUNS = (
     # once each in the test suite's two processes (about 30 s apiece)
     ("the public tree: 16-bit storage", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2", "--option",
                                          "dtype=int16", "--json"]),
+    # the average in 16 bits (a flop's default: public_tree.solver.AVG16_FROM), in two threads: the
+    # float32 regrets beside uint16 sums, types of their own
+    ("the public tree: the average in 16 bits", ["solve", "holdem", "--spot", "{spot:turn}", "-n", "2", "--option",
+                                                 "dtype=avg16", "--option", "threads=2", "--json"]),
     # a saved solution (.zsp): its evaluation when written and evaluate --node read the 16-bit
     # entries themselves (a pass of its own types: 11 s of CPU on the first evaluate --node otherwise)
     ("the public tree: a saved solution", ["solve", "holdem", "--spot", "{spot:river}", "-n", "2", "--save",
@@ -75,7 +80,7 @@ SPOTS = {
 #: the runs in two processes at once (Numba compiles in one thread): the history tree and the
 #: poker family beside the hold'em spots' passes
 FIRST_PART = frozenset({"the history tree: CFR+", "the history tree: MMD", "the public tree: the poker family",
-                        "the public tree: 16-bit storage"})
+                        "the public tree: 16-bit storage", "the public tree: the average in 16 bits"})
 
 
 def _part(runs: tuple, part: int) -> tuple:

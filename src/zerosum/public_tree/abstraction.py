@@ -128,8 +128,8 @@ def abstract_solver(tree: PublicTree, k: int, algorithm: str = "lcfr", dtype: st
     if algorithm not in LINEAR:
         raise ZerosumError(f"card abstraction on the public tree ties regrets by their mean, exact for the linear "
                            f"rules only: use -a {' or -a '.join(LINEAR)}, not {algorithm}")
-    if dtype == "int16":
-        raise ZerosumError("card abstraction ties float sums; drop --option dtype=int16 (16-bit storage)")
+    if dtype in ("int16", "avg16"):
+        raise ZerosumError(f"card abstraction ties float sums; drop --option dtype={dtype} (16-bit storage)")
     abstraction = Abstraction(tree, k)
     solver = public_solver_class(algorithm, dtype)(tree, **options)
     solver.ties = abstraction  # applied after each player's pass

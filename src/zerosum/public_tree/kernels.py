@@ -70,7 +70,10 @@ and the normalization divide it out within a node), updating decodes a node's bl
 it in the pass's float32 rows of ``cfv[d]`` and encodes it again with the block's new largest
 magnitude.  The average then grows at the node's entry, for all its actions at once (so one
 scale covers them), instead of on the way down to each child; the regrets at its exit, as
-always.  No rows: the sums are floats and the pass is the float pass, figure for figure.
+always.  ``dtype="avg16"``: the average's sums alone are 16-bit (uint16, the scales' second
+row), the regrets float32 and updated as in the float pass (:func:`_holds_integers` tells the
+two apart when the pass compiles), so the regrets, and every strategy played, are the float32
+run's bit for bit.  No rows: the sums are floats and the pass is the float pass, figure for figure.
 
 Pruning (``step.prune`` in UPDATE mode): below an opponent's action that has probability zero
 for every hand of its range at that node (its reach vector all zero: :func:`_all_zero`), every
@@ -87,7 +90,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .arrays import Cut, DepthScratch
 from .evaluators.batches import batch_terminals
@@ -155,6 +158,59 @@ def _encode_node(codes, o, block, na, n, top):
         for i in range(n):
             codes[base + i] = np.floor(block[a, i] * inv + 0.5)
     return scale
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _row_grown_codes(reach, codes, scale, own, rblk, tt, n, u1, wd, inv):
+    """dtype avg16, one action at p's node: ``reach`` = p's own reach times the action's
+    probability (what :func:`~zerosum.public_tree.rows.row_reach` gives the child, bit for bit),
+    and the action's average sums ``codes * scale`` plus ``wd`` times it, encoded again at
+    ``1 / inv`` (a half added, then truncated: the nearest integer, the sums being non-negative;
+    at most 65535).  Returns the largest code written."""
+    top = 0
+    for i in range(n):
+        x = rblk[i]
+        t = tt[i]
+        q = x / t
+        s = q if x > 0.0 else 0.0
+        r = own[i] * (s if t > 0.0 else u1)
+        reach[i] = r
+        c = min(np.int32((codes[i] * scale + wd * r) * inv + 0.5), 65535)
+        codes[i] = c
+        top = max(top, c)
+    return top
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _grow_average16(sums, sc, d, n, o, na, n_p, wd):
+    """dtype avg16, p's node n entered in UPDATE mode: its average sums grown by ``wd`` times p's
+    reach to each action and encoded again in one pass over the block (no second pass for the
+    largest entry: the new scale is a bound, the block's last largest value, ``scales[0, n]``, plus
+    ``wd`` times p's largest reach here); each action's child reach into ``cfv[d, a]`` for
+    :func:`_descend`.  Then ``scales[1, n]`` is the scale and ``scales[0, n]`` the block's largest value."""
+    bound = sums.scales[0, n] + wd * abs_max(sc.own[d:d + 1], 1, n_p)  # (reach is non-negative)
+    inv = 65535.0 / bound if bound > 0.0 else 0.0
+    scale = sums.scales[1, n]
+    top = 0
+    for a in range(na):
+        c = _row_grown_codes(sc.cfv[d, a], sums.avg_p[o + a * n_p:o + (a + 1) * n_p], scale, sc.own[d],
+                             sums.src_p[o + a * n_p:o + (a + 1) * n_p], sc.tot[d], n_p, 1.0 / na, wd, inv)
+        top = max(top, c)
+    sums.scales[1, n] = bound / 65535.0
+    sums.scales[0, n] = top * (bound / 65535.0)
+
+
+def _holds_integers(a) -> bool:
+    """Whether array ``a`` holds integers (16-bit codes) rather than floats: a constant of the
+    compiled pass (its overload below), so the float and 16-bit regret updates are one pass's two
+    compiled versions."""
+    return bool(np.issubdtype(a.dtype, np.integer))
+
+
+@overload(_holds_integers, inline="always")
+def _holds_integers_compiled(a):
+    flag = isinstance(a.dtype, types.Integer)
+    return lambda a: flag
 
 
 @njit(cache=True, inline="always", error_model="numpy")
@@ -232,7 +288,9 @@ def _enter_decision(tree, step, sums, sc, d, n, in_batch, compressed, first_half
     if q == step.p or not in_batch:
         for a in range(na):
             row_totals(sc.tot[d], srcq[o + a * nq:o + (a + 1) * nq], nq, a == 0)
-    if compressed and q == step.p and step.mode == 0 and first_half:
+    if compressed and q == step.p and step.mode == 0 and first_half and not _holds_integers(sums.regrets_p):
+        _grow_average16(sums, sc, d, n, o, na, n_p, step.avg_weight * sc.iw[d])
+    elif compressed and q == step.p and step.mode == 0 and first_half:
         scale = sums.scales[1, n]
         for a in range(na):
             row_grown(sc.cfv[d, a], sums.avg_p[o + a * n_p:o + (a + 1) * n_p], scale, sc.own[d],
@@ -241,10 +299,12 @@ def _enter_decision(tree, step, sums, sc, d, n, in_batch, compressed, first_half
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _descend(tree, step, sums, sc, d, n, a, in_batch, own_without_avg, n_p, n_o):
+def _descend(tree, step, sums, sc, d, n, a, in_batch, own_mode, n_p, n_o):
     """Child ``a`` of n: its reach vectors in row d + 1 (the opponent's times its strategy at its
-    node, p's own times p's at p's node, growing p's average on the way in UPDATE mode unless
-    ``own_without_avg``); a row a terminal child reads from its parent is not copied."""
+    node, p's own times p's at p's node, in UPDATE mode growing p's average on the way
+    (``own_mode`` 0), or not (1: the second half of a cut pass, dtype int16), or copied from
+    ``cfv[d, a]`` where the node's entry made it with the average (2: dtype avg16)); a row a
+    terminal child reads from its parent is not copied."""
     k = tree.kind[n]
     na = tree.n_children[n]
     c = tree.first_child[n] + a
@@ -258,7 +318,9 @@ def _descend(tree, step, sums, sc, d, n, a, in_batch, own_without_avg, n_p, n_o)
         row_copy(sc.opp[d + 1], sc.opp[d], n_o)
     if step.mode == 0:
         blk = sums.src_p[o + a * n_p:o + (a + 1) * n_p]
-        if mine and own_without_avg:
+        if mine and own_mode == 2:  # (avg16: computed with the average at the node's entry)
+            row_copy(sc.own[d + 1], sc.cfv[d, a], n_p)
+        elif mine and own_mode == 1:
             row_reach(sc.own[d + 1], sc.own[d], blk, sc.tot[d], n_p, 1.0 / na)
         elif mine:
             row_own(sc.own[d + 1], sc.own[d], blk, sc.tot[d], n_p, 1.0 / na,
@@ -288,7 +350,7 @@ def _exit_own_decision(tree, step, sums, sc, d, n, update, compressed, n_p):
     if not update:
         return
     pre, pos, neg, floor = step.rule
-    if compressed:
+    if compressed and _holds_integers(sums.regrets_p):  # (dtype int16; avg16's regrets are floats)
         scale = sums.scales[0, n]
         for b in range(na):
             row_decoded_regrets(cfv[d, b], sums.regrets_p[o + b * n_p:o + (b + 1) * n_p], scale, val[d], n_p,
@@ -339,7 +401,8 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
     batched = len(sc.batches.root) > 0
     bdepth = -1  # the depth of the terminal batch being walked (its terminals' values are known), or -1
     sc.iw[0] = 1.0  # (every other entry of the scratch is written before it is read)
-    compressed = sums.scales.shape[0] > 0
+    compressed = sums.scales.shape[0] > 0  # the average's sums are 16-bit (dtype int16 or avg16)
+    own_mode = 1 if at.cut == 2 or (compressed and _holds_integers(sums.regrets_p)) else (2 if compressed else 0)
     sampling = len(sums.sample) > 0
     update = step.mode == 0 and at.cut != 1
     prune = step.prune > 0 and step.mode == 0
@@ -384,7 +447,7 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
                     nxt[d] = sums.sample[n]
         a = nxt[d]
         if k < FOLD and a < n_children[n] and not (sampling and k == CHANCE_NODE and a != sums.sample[n]):
-            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0 or dead >= 0, at.cut == 2 or compressed, n_p,
+            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0 or dead >= 0, own_mode, n_p,
                          n_o)
             if prune and dead < 0 and bdepth < 0 and k == DECISION and tree.player[n] != p and \
                     _all_zero(sc.opp[d + 1], n_o):

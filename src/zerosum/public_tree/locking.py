@@ -260,7 +260,7 @@ def lock_solver(solver, locks: NodeLocks):
     from .passes import is_raked
 
     if getattr(solver, "scales", None) is not None:
-        require_apart("locks", "int16", "drop --option dtype=int16 to lock nodes")
+        require_apart("locks", "int16", f"drop --option dtype={solver.dtype} to lock nodes")
     if is_raked(solver.tree):
         require_apart("locks", "rake", "drop the rake to lock nodes")
     if locks.tree is not solver.tree and locks.tree.labels != solver.tree.labels:

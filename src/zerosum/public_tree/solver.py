@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import ZerosumError
 from ..solvers import rules
 from ..solvers.base import IterativeSolver, check_state
-from ..solvers.capabilities import require
+from ..solvers.capabilities import ALGORITHMS, require
 from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .arrays import pass_step
@@ -35,12 +35,16 @@ from .passes import Workspace, is_raked, nash_conv_public
 from .policy import normalized
 from .terminals import SWEEP
 
-DTYPES = ("float64", "float32", "int16")
+DTYPES = ("float64", "float32", "int16", "avg16")
 
 #: ``dtype="int16"``: 16-bit storage, as the best poker solvers keep their sums (postflop-solver's
 #: compression): regrets as int16 and the average's sums as uint16, one float32 scale per node for
 #: each, the depth-first pass in float32 (see :func:`zerosum.public_tree.kernels.dfs_from`)
 COMPRESSED = "int16"
+#: ``dtype="avg16"``: the average's sums alone in 16 bits (uint16 with a float32 scale per node), the
+#: regrets in float32: the float32 run's regrets and strategies bit for bit, with three quarters
+#: of its memory (the average is only read by the checks and the policy)
+AVERAGE16 = "avg16"
 
 
 def as_public_tree(game) -> PublicTree:
@@ -58,13 +62,27 @@ def as_public_tree(game) -> PublicTree:
 #: compare with the history tree to 1e-9 (docs/public-tree.md)
 FLOAT32_FROM = 1 << 20
 
+#: a hold'em tree with more entries than this (a flop: TexasSolver's is 148 M) keeps the average's
+#: sums in 16 bits (dtype avg16) where the run can: its regrets, strategies and iterations are
+#: float32's, an iteration takes the same time, and the solver's memory is a quarter smaller
+#: (TexasSolver's flop: 1,186 -> 912 MiB, the whole process 1,346 -> 1,079 MiB peak; docs/benchmarks.md)
+AVG16_FROM = 1 << 25
 
-def default_dtype(tree: PublicTree) -> str:
-    """The CLI's dtype when none is asked for: float32 for a hold'em tree past :data:`FLOAT32_FROM`
+
+def default_dtype(tree: PublicTree, algorithm: str | None = None, floats: bool = False) -> str:
+    """The dtype when none is asked for: float32 for a hold'em tree past :data:`FLOAT32_FROM`
     entries (memory halves, the time per iteration does not change, NashConv is still computed
-    in float64), float64 otherwise (every small game, and the poker family)."""
-    if tree.terminals.kind == SWEEP and sum(tree.infoset_actions()) > FLOAT32_FROM:
-        return "float32"
+    in float64), float64 otherwise (every small game, and the poker family).  Past
+    :data:`AVG16_FROM` entries, ``avg16`` for a run of ``algorithm`` where the variant runs with
+    16-bit storage and the run needs no float sums (``floats``: node locks, a card abstraction);
+    float32 where ``algorithm`` is not given."""
+    if tree.terminals.kind == SWEEP:
+        entries = sum(tree.infoset_actions())
+        if entries > AVG16_FROM and algorithm in ALGORITHMS and ALGORITHMS[algorithm].runs_with("int16") \
+                and not floats:
+            return AVERAGE16
+        if entries > FLOAT32_FROM:
+            return "float32"
     return "float64"
 
 
@@ -87,7 +105,8 @@ def check_prune(prune) -> bool:
 def check_dtype(dtype) -> str:
     """The dtype of a public-tree solver's sums, or a one-line refusal."""
     if dtype not in DTYPES:
-        raise ZerosumError(f"dtype must be float64, float32 or int16 (16-bit storage), got {dtype!r}")
+        raise ZerosumError(f"dtype must be float64, float32, int16 (16-bit storage) or avg16 (the average in 16 bits), "
+                           f"got {dtype!r}")
     return str(dtype)
 
 
@@ -166,12 +185,13 @@ class PublicTreeSolver(IterativeSolver):
         self.iteration = 0
         self.nodes_touched = 0
         ia = self.tree.infoset_actions()
-        #: 16-bit storage: per player, float32 [2, nodes], each node's regret and average scales
+        #: 16-bit storage: per player, float32 [2, nodes], each node's regret and average scales (avg16:
+        #: the regrets' row unused)
         self.scales = None
-        if self.dtype == COMPRESSED:
+        if self.dtype in (COMPRESSED, AVERAGE16):
             require(self.name, "int16", "use dtype=float32")
             dt = np.dtype(np.float32)  # the passes' vectors
-            self.regrets = [np.zeros(n, dtype=np.int16) for n in ia]
+            self.regrets = [np.zeros(n, dtype=np.int16 if self.dtype == COMPRESSED else dt) for n in ia]
             self.average = [np.zeros(n, dtype=np.uint16) for n in ia]
             self.scales = [np.zeros((2, self.tree.n_nodes), dtype=np.float32) for _ in (0, 1)]
         else:
@@ -205,6 +225,8 @@ class PublicTreeSolver(IterativeSolver):
                     self.average[p][:] = 0
                     if self.scales is not None:
                         self.scales[p][1] = 0.0
+                        if self.dtype == AVERAGE16:  # (its first row: the block's largest value)
+                            self.scales[p][0] = 0.0
             if v.predictive:
                 predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
                 for p in (0, 1):

@@ -27,7 +27,7 @@ FEATURES = {
     "history-tree": "the history tree (--form history-tree)",
     "public-tree": "the public tree (--form public-tree)",
     "threads": "threads (--option threads=N)",
-    "int16": "16-bit storage (--option dtype=int16)",
+    "int16": "16-bit storage (--option dtype=int16 or dtype=avg16)",
     "ray-split": "the public tree split over Ray (--ray)",
     "locks": "node locks (--option lock=FILE)",
     "isomorphism": "suit isomorphism (--option isomorphism=true)",

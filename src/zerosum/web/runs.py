@@ -293,7 +293,8 @@ class HoldemRun(Run):
         self.tree = None
         if self.threads > 1:
             require(self.algorithm, "threads", "use threads=1")
-        solver = public_solver_class(self.algorithm, default_dtype(tree))(tree, threads=self.threads,
+        dtype = default_dtype(tree, self.algorithm, floats=self.locks is not None)
+        solver = public_solver_class(self.algorithm, dtype)(tree, threads=self.threads,
                                                                          **self.variant_params)
         solver.light_checks = True  # the average's NashConv only: what the target and the curve read
         if self.locks is not None:

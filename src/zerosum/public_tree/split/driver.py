@@ -58,7 +58,7 @@ class SplitDriver(IterativeSolver):
         if self.variant.restarts:
             require_apart("ray-split", "restart", "drop --ray or the restart option")
         self.dtype = check_dtype(dtype)
-        if self.dtype == "int16":
+        if self.dtype in ("int16", "avg16"):
             require_apart("ray-split", "int16", "drop --ray or use dtype=float32")
         self.n_workers = int(workers)
         self.checkpoint_every = max(int(checkpoint_every), 1)
