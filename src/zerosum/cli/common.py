@@ -34,6 +34,23 @@ def compact_moves(text: str | None) -> str:
     return "".join((text or "").replace(",", " ").split())
 
 
+#: the longest game id a progress line shows whole (a hold'em spot's id holds its ranges: 809 characters for TexasSolver's flop)
+SHORT_ID = 80
+
+
+def short_id(game_id: str, width: int = SHORT_ID) -> str:
+    """``game_id`` for a progress line: whole up to ``width`` characters, else its name with the
+    parameters a reader knows the game by (a board, a pot, a stack: the ranges left out) and an
+    ellipsis, e.g. ``holdem(board=QsJh2h,pot=50,stack=200,...)``."""
+    if len(game_id) <= width:
+        return game_id
+    import re
+
+    name = game_id.split("(", 1)[0]
+    known = [m.group(0) for m in re.finditer(r"\b(board|pot|stack)=[^,()\[\]]+", game_id)]
+    return f"{name}({','.join(known + ['...'])})" if known else game_id[:width - 3] + "..."
+
+
 def load_from_cli(name: str, params: tuple[str, ...] = ()):
     """A game named on the command line; a path ending in .efg is read as a Gambit file."""
     from ..games import load_game

@@ -7,7 +7,7 @@ import time
 import click
 
 from ..errors import ZerosumError
-from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status
+from .common import check_writable, console, emit_json, load_from_cli, parse_params, progress_status, short_id
 from .runs import _duration, finish_interrupted, resume, run_iterations, solve_result, write_outputs
 
 #: constructor parameters of a solver that are not --option keys
@@ -413,7 +413,7 @@ def solve(game, algorithm, iterations, checkpoints, simultaneous, seed, options,
         solve_s = time.perf_counter() - t0
     else:
         curve_marks = _log_spaced(iterations) if plot_path else []  # a denser curve than the table's
-        curve, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {g.id}", as_json,
+        curve, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {short_id(g.id)}", as_json,
                                               curve_marks, save_every=save_every, state_path=state_path,
                                               seconds=seconds, target=target)
     strategy = getattr(solver, "result_strategy", "average")  # last-iterate methods: "current"

@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import ZerosumError
 from ..public_tree.compile import built, has_public_tree, public_tree
 from ..solvers import capabilities
-from .common import parse_params, progress_status
+from .common import parse_params, progress_status, short_id
 from .runs import resume, run_iterations, solve_result, write_outputs
 
 FORMS = ("public-tree", "history-tree")
@@ -284,7 +284,7 @@ def solve_public(game, algorithm, iterations, marks, simultaneous, seed, options
     locks = getattr(solver, "locks", None)
     if locks is not None:  # a resumed state holds the sums as saved: the lock goes back on
         locks.apply(solver, locks.player)
-    _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {game.id} (public tree)", quiet,
+    _, rows, solve_s = run_iterations(solver, iterations, marks, f"{algorithm} on {short_id(game.id)} (public tree)", quiet,
                                       save_every=save_every, state_path=state_path, seconds=seconds, target=target)
     if rows and rows[-1]["value_average"] is None:  # --option checks=average: the last row in full
         rows[-1] = solver.checkpoint(full=True)

@@ -15,7 +15,7 @@ import time
 
 from ..distributed.ray_runtime import check_workers, start
 from ..errors import ZerosumError
-from .common import parse_params
+from .common import parse_params, short_id
 from .public_tree import public_result, public_tree_with_progress, resolve_form, saved_tree_options
 from .runs import resume, run_iterations
 
@@ -88,7 +88,7 @@ def solve_split(game, algorithm, iterations, marks, simultaneous, seed, options,
     try:
         resume(solver, resume_path, iterations)
         _, rows, solve_s = run_iterations(solver, iterations, marks,
-                                          f"{algorithm} on {game.id} (public tree, {n} Ray workers)", quiet,
+                                          f"{algorithm} on {short_id(game.id)} (public tree, {n} Ray workers)", quiet,
                                           save_every=save_every, state_path=state_path, seconds=seconds,
                                           target=target)
         return public_result(game, algorithm, iterations, tree, solver, rows, compile_s, solve_s, state_path,
