@@ -2,13 +2,16 @@
 
     .venv/bin/python benchmarks/bench_poker_solvers.py [SPOT ...] [--repeats 3] [--targets 0.005,0.001]
         [--threads 1,2] [--check-every 10] [--max-iters 1000] [--timeout 900] [--zerosum-option dtype=float32]
+        [--zerosum-algorithm NAME]
         [--rake RATE[,CAP]] [--json]
 
 SPOT: a spot file, or a name in ../shared/data/poker-spots (default: every spot there).  For each spot
 and each target (exploitability as a fraction of the pot), each round runs, one after the other, the
-peer with 1 and 2 threads and zerosum (``zerosum solve holdem ... -a dcfr --option restart=4
---target-nashconv X --json``, its DCFR with the average restarted at the powers of 4 as the peer's,
-hold'em's default, the same checking cadence; ``--zerosum-option restart=0`` for plain DCFR) with
+peer with 1 and 2 threads and zerosum (``zerosum solve holdem ... --target-nashconv X --json``:
+hold'em's default algorithm with its default options, ``DEFAULT_ALGORITHMS`` and ``DEFAULT_OPTIONS``
+of ``src/zerosum/cli/imperfect.py``, DCFR with its average restarted at the powers of 4 as the
+peer's; the same checking cadence; ``--zerosum-option restart=0`` and the like override a default
+option, ``--zerosum-algorithm NAME`` runs another algorithm with its own defaults only) with
 1 and 2 threads, each a fresh process; the tables
 give medians over the rounds and the ratios zerosum / peer (the median of the rounds' ratios, so that
 load changes on this shared machine cancel).  Per process: CPU s and wall s of the whole process
@@ -282,11 +285,10 @@ def run_peer(binary: str, spot: dict, target: float, threads: int, args) -> dict
 def run_zerosum(spot: dict, target: float, threads: int, args) -> dict:
     pot = float(spot["pot"])
     checks = ",".join(str(i) for i in range(args.check_every, args.max_iters + 1, args.check_every))
-    cmd = [str(ZEROSUM), "solve", "holdem", *zerosum_args(spot), "-a", "dcfr", "-n", str(args.max_iters),
+    algorithm = ["-a", args.zerosum_algorithm] if args.zerosum_algorithm else []  # (none: hold'em's default)
+    cmd = [str(ZEROSUM), "solve", "holdem", *zerosum_args(spot), *algorithm, "-n", str(args.max_iters),
            "--checkpoints", checks or str(args.max_iters), "--target-nashconv", repr(2 * target * pot), "--json"]
     cmd += ["--option", "checks=average"]  # the peer's check: the average's exploitability only
-    if not any(o.startswith("restart=") for o in args.zerosum_option):  # (hold'em's default, as the peer's average)
-        cmd += ["--option", "restart=4"]
     for opt in args.zerosum_option:
         cmd += ["--option", opt]
     env = dict(os.environ, NUMBA_NUM_THREADS=str(threads))
@@ -442,6 +444,8 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=900, help="seconds per process")
     ap.add_argument("--zerosum-option", action="append", default=[], metavar="KEY=VALUE",
                     help="extra --option for zerosum solve (e.g. dtype=float32)")
+    ap.add_argument("--zerosum-algorithm", default=None, metavar="NAME",
+                    help="zerosum's -a (default: none, hold'em's default algorithm and options)")
     ap.add_argument("--pfs-bin", default=os.environ.get("ZEROSUM_PFS_BIN", DEFAULT_PFS))
     ap.add_argument("--rake", default=None, metavar="RATE[,CAP]",
                     help="solve every spot raked on both sides: the rate and the cap in chips (none: no cap)")
