@@ -40,10 +40,12 @@ ZEROSUM = ROOT / ".venv" / "bin" / "zerosum"
 
 #: label -> (zerosum -a NAME, options); the default set of the table
 VARIANTS: dict[str, tuple[str, dict]] = {
-    "dcfr": ("dcfr", {}),  # (1.5, 0, 2), today's hold'em default
+    "dcfr": ("dcfr", {}),  # (1.5, 0, 2), the paper's
     "dcfr-g3": ("dcfr", {"gamma": 3}),  # postflop-solver's averaging exponent
     "dcfr-r4": ("dcfr", {"restart": 4}),  # the average restarted at 4, 16, 64, ...
     "dcfr-r4-g3": ("dcfr", {"restart": 4, "gamma": 3}),  # postflop-solver's average: (t - s + 1)^3
+    # hold'em's default since 2026-12-06: negative regrets' factor (t / 20)^0.5 / ((t / 20)^0.5 + 1)
+    "dcfr-r4-damped": ("dcfr", {"restart": 4, "beta": 0.5, "beta_scale": 20}),
     "cfr+": ("cfr+", {}),
     "pcfr+": ("pcfr+", {}),
     "pdcfr+": ("pdcfr+", {}),  # (2.3, 5)

@@ -1,6 +1,7 @@
 """Hold'em's default algorithm (issue 53 item 1): DCFR with its average restarted at the powers of
-4, the variant that needed the fewest iterations over the spots (docs/lp-and-variants.md); an
-explicit option wins, and a resumed state keeps the options it was saved with."""
+4 and its negative regrets' factor (t / 20)^0.5 / ((t / 20)^0.5 + 1) (beta=0.5, beta_scale=20), the
+variant that needed the fewest iterations over the spots (docs/lp-and-variants.md); an explicit
+option wins, and a resumed state keeps the options it was saved with."""
 
 from __future__ import annotations
 
@@ -20,16 +21,23 @@ def _nash_conv(*args) -> float:
     return json.loads(r.stdout)["nash_conv"]
 
 
-def test_the_default_is_dcfr_with_the_average_restarted_at_powers_of_four():
+def test_the_default_is_dcfr_restarted_at_powers_of_four_with_negative_regrets_kept_longer():
     default = _nash_conv()
-    assert default == _nash_conv("-a", "dcfr", "--option", "restart=4")
-    assert default != _nash_conv("-a", "dcfr")  # (restarted at 4 and 16: another average at 20)
-    assert _nash_conv("--option", "restart=0") == _nash_conv("-a", "dcfr")
+    full = ("-a", "dcfr", "--option", "restart=4", "--option", "beta=0.5", "--option", "beta_scale=20")
+    assert default == _nash_conv(*full)
+    assert default != _nash_conv("-a", "dcfr", "--option", "restart=4")  # (beta: other regrets from iteration 2)
+    assert default != _nash_conv("-a", "dcfr", "--option", "beta=0.5", "--option", "beta_scale=20")  # (restarted at 4, 16)
+    plain = _nash_conv("-a", "dcfr")
+    assert _nash_conv("--option", "restart=0", "--option", "beta=0") == plain  # (beta_scale: no effect at beta 0)
+    assert _nash_conv("--option", "beta=0") == _nash_conv("-a", "dcfr", "--option", "restart=4")
 
 
 def test_default_options_leave_the_users_ray_and_resume_alone():
-    assert default_options("holdem", (), None, None) == ("restart=4",)
-    assert default_options("holdem", ("restart=0", "dtype=float32"), None, None) == ("restart=0", "dtype=float32")
+    assert default_options("holdem", (), None, None) == ("restart=4", "beta=0.5", "beta_scale=20")
+    assert default_options("holdem", ("restart=0", "dtype=float32"), None, None) == \
+        ("restart=0", "dtype=float32", "beta=0.5", "beta_scale=20")
+    assert default_options("holdem", ("beta=0", "beta_scale=1", "restart=0"), None, None) == \
+        ("beta=0", "beta_scale=1", "restart=0")
     assert default_options("holdem", (), "auto", None) == ()  # the Ray split does not restart an average
     assert default_options("holdem", (), None, "s.npz") == ()  # a state keeps its own options
     assert default_options("kuhn", (), None, None) == ()

@@ -80,7 +80,9 @@ def test_the_reported_gain_is_the_librarys(client):
     game = load_game("holdem", **spot_params(TINY, "the spot"))
     tree = holdem_public_tree(game, isomorphism=False)
     locks = NodeLocks(tree, LOCKS["nodes"], LOCKS["player"])
-    solver = lock_solver(public_solver_class("dcfr", default_dtype(tree))(tree), locks)
+    from zerosum.web.runs import DEFAULT_PARAMS  # (the run names no algorithm: hold'em's default dcfr)
+
+    solver = lock_solver(public_solver_class("dcfr", default_dtype(tree))(tree, **DEFAULT_PARAMS["holdem"]), locks)
     solver.iterate(ITERATIONS)
     lk = locked_exploitability(tree, solver.average_policy(), locks)
     assert view["iteration"] == ITERATIONS and view["pot"] == tree.pot == 10

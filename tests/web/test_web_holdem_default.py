@@ -1,5 +1,6 @@
 """The web app's hold'em default is the command line's: a run that names no algorithm runs DCFR with
-its average restarted at the powers of 4 (``zerosum solve holdem`` without ``-a``), one that names
+its average restarted at the powers of 4 and its negative regrets damped (``zerosum solve holdem``
+without ``-a``), one that names
 ``dcfr`` runs plain DCFR, as ``-a dcfr`` does; the curve the page shows is the library's own
 solver's with those parameters, check for check."""
 
@@ -18,7 +19,7 @@ from zerosum.web.runs import DEFAULT_ALGORITHM, DEFAULT_PARAMS, holdem_game
 
 def test_the_web_default_is_the_command_line_default():
     assert DEFAULT_ALGORITHM["holdem"] == DEFAULT_ALGORITHMS["holdem"]
-    cli = {k: int(v) for k, v in (o.split("=", 1) for o in DEFAULT_OPTIONS["holdem"])}
+    cli = {k: float(v) for k, v in (o.split("=", 1) for o in DEFAULT_OPTIONS["holdem"])}
     assert DEFAULT_PARAMS["holdem"] == cli
 
 
@@ -43,12 +44,12 @@ def test_a_run_without_an_algorithm_restarts_the_average(client, named):
     view = finished(client, client.post("/api/runs", json=body).json()["id"])
     assert view["status"] == "finished", view["error"]
     assert view["algorithm"] == "dcfr"
-    expected = {} if named else {"restart": 4}
+    expected = {} if named else DEFAULT_PARAMS["holdem"]
     assert view["variant_params"] == expected
     checks = [row["iteration"] for row in view["curve"]]
     assert checks[-1] == 40 and 20 in checks  # (the restarts at 4 and 16 fall inside the curve)
     web = [row["nash_conv_average"] for row in view["curve"]]
-    mine, other = library_curve(expected, checks), library_curve({} if not named else {"restart": 4}, checks)
+    mine, other = library_curve(expected, checks), library_curve({} if not named else DEFAULT_PARAMS["holdem"], checks)
     assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(web, mine)), (web, mine)
     assert any(not math.isclose(a, b, rel_tol=1e-6) for a, b in zip(web, other))  # the two runs differ
     client.delete(f"/api/runs/{view['id']}")

@@ -39,8 +39,9 @@ MANIFEST = "batch.json"
 #: the solver a batch runs (zerosum solve holdem's default) and how often it checks the target
 ALGORITHM, CHECK_EVERY, MAX_ITERATIONS = "dcfr", 10, 1000
 #: the options of ``zerosum solve holdem``'s default algorithm (its average restarted at the powers
-#: of 4: :data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`), which ``dcfr`` here runs with
-DCFR_OPTIONS = {"restart": 4}
+#: of 4, its negative regrets' factor (t / 20)^0.5 / ((t / 20)^0.5 + 1):
+#: :data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`), which ``dcfr`` here runs with
+DCFR_OPTIONS = {"restart": 4, "beta": 0.5, "beta_scale": 20}
 
 
 def load_template(template) -> dict:

@@ -220,13 +220,8 @@ class PublicTreeSolver(IterativeSolver):
             self.iteration += 1
             t = self.iteration
             w, rule = v.average_weight(t), v.regret_rule(t)
-            if v.restarts_average(t):  # DCFR's restart=B: the average's sums (and 16-bit scales) emptied
-                for p in (0, 1):
-                    self.average[p][:] = 0
-                    if self.scales is not None:
-                        self.scales[p][1] = 0.0
-                        if self.dtype == AVERAGE16:  # (its first row: the block's largest value)
-                            self.scales[p][0] = 0.0
+            if v.restarts_average(t):  # DCFR's restart=B: the average's sums emptied (restart_keep=f: times f)
+                self._restart_average(v.restart_keep)
             if v.predictive:
                 predict, pscale = (1 if v.prediction == "tree" else 2), v.prediction_scale(t)
                 for p in (0, 1):
@@ -244,6 +239,22 @@ class PublicTreeSolver(IterativeSolver):
                         self.locks.apply(self, p)
                     if self.ties is not None:  # a card abstraction's tied hands (public_tree.abstraction)
                         self.ties.apply(self, p)
+
+    def _restart_average(self, keep: float) -> None:
+        """DCFR's restart: the average's sums multiplied by ``keep`` (0: emptied).  16-bit sums
+        through their scales (avg16: its first row too, each block's largest value, the next
+        update's bound)."""
+        for p in (0, 1):
+            if self.scales is not None:
+                self.scales[p][1] *= keep
+                if self.dtype == AVERAGE16:
+                    self.scales[p][0] *= keep
+                if not keep:
+                    self.average[p][:] = 0
+            elif keep:
+                self.average[p] *= self.average[p].dtype.type(keep)
+            else:
+                self.average[p][:] = 0
 
     def _count(self, ws) -> None:
         """A depth-first update pass's node visits (and those pruned) into the counters."""

@@ -153,9 +153,13 @@ class CFRSolver(IterativeSolver):
         """Run n iterations."""
         for _ in range(n):
             self.iteration += 1
-            if self.variant.restarts_average(self.iteration):  # DCFR's restart=B
+            if self.variant.restarts_average(self.iteration):  # DCFR's restart=B (restart_keep: a share kept)
+                keep = self.variant.restart_keep
                 for avg in self.average_plan:
-                    avg[:] = 0.0
+                    if keep:
+                        avg *= keep
+                    else:
+                        avg[:] = 0.0
             w = self.variant.average_weight(self.iteration)
             rule = self.variant.regret_rule(self.iteration)
             nodes = node_counter(self.game)  # nodes touched: see solvers/nodes.py

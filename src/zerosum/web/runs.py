@@ -48,9 +48,10 @@ HOLDEM_ALGORITHMS = tuple(n for n in names_with("public-tree") if not CAPABILITI
 #: 0.5 % of the pot on postflop-solver's example turn (``zerosum solve holdem`` defaults to it too)
 DEFAULT_ALGORITHM = {"history-tree": "cfr+", "holdem": "dcfr"}
 #: the default algorithm's parameters where a run names no algorithm: hold'em's DCFR restarts its
-#: average at the powers of 4, as ``zerosum solve holdem`` without ``-a`` does
-#: (:data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`; tests/test_web_holdem_default.py keeps them equal)
-DEFAULT_PARAMS = {"history-tree": {}, "holdem": {"restart": 4}}
+#: average at the powers of 4 and remembers its negative regrets longer as it goes, as ``zerosum
+#: solve holdem`` without ``-a`` does (:data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`;
+#: tests/web/test_web_holdem_default.py keeps them equal); a run that names ``dcfr`` runs plain DCFR
+DEFAULT_PARAMS = {"history-tree": {}, "holdem": {"restart": 4, "beta": 0.5, "beta_scale": 20}}
 #: a hold'em run's depth-first pass threads: 1 unless asked, at most the cores this process may use
 MAX_THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 #: a hold'em run checks its exploitability (the average's two best responses) every this many
