@@ -575,15 +575,6 @@ def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node, lo)
                 _mirror_add(cut_val[j, r], child_val[k, r], tree.iso_perm, tree.iso_swap, tree.iso_first[c], tree.iso_count[c], n_p, lo)
 
 
-@njit(cache=True, error_model="numpy")
-def tree_depth(parent):
-    """Depth of the deepest node (parents precede children)."""
-    depth = np.zeros(len(parent), dtype=np.int64)
-    for n in range(1, len(parent)):
-        depth[n] = depth[parent[n]] + 1
-    return depth.max()
-
-
 @njit(cache=True, inline="always", error_model="numpy")
 def _predict(strategy, regrets, o, na, n, d, tot, cfv, pcfv, val, pval, predict, pscale):
     """Next strategy of p at one node (predictive regret matching+), written over ``strategy``;

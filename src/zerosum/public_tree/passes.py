@@ -80,7 +80,7 @@ class Workspace:
         self._cut = None
         self._pool = None  # the other threads' pool, made on the first threaded pass
         self.has_chance = bool((tree.kind == CHANCE_NODE).any())  # (a river spot has no deal: one thread)
-        self.max_depth = int(kernels.tree_depth(tree.parent))
+        self.max_depth = max_depth(tree.parent)
         # the depth-first pass's per-action value vectors are for p's decision nodes only (a chance
         # node adds its children's values as they finish), so they are sized by the decision nodes'
         # most actions, not by a chance node's children (the limit turn: 3 actions, not 48 deals)
@@ -222,6 +222,29 @@ class Workspace:
             return self._walk_cut(st, sums)
         value, self.visited, self.pruned = kernels.dfs_from(*self.args, st, sums, self.depth[1], self.cs, self.whole)
         return value
+
+
+def max_depth(parent: np.ndarray) -> int:
+    """The depth of the deepest node of a tree whose parents precede their children (``parent[0]``
+    = -1).  Laid out breadth first, as the builders lay trees out (the parents in non-decreasing
+    order), the last node is among the deepest: its path to the root; otherwise level by level.
+    NumPy, not a kernel: loading one from Numba's cache took 22 ms of every solve's start."""
+    n = len(parent)
+    if n <= 1:
+        return 0
+    if bool(np.all(parent[2:] >= parent[1:-1])):
+        d, v = 0, n - 1
+        while v > 0:
+            v, d = int(parent[v]), d + 1
+        return d
+    depth = np.zeros(n, dtype=np.int64)
+    up = np.maximum(np.asarray(parent, dtype=np.int64), 0)
+    while True:
+        new = depth[up] + 1
+        new[0] = 0
+        if np.array_equal(new, depth):
+            return int(depth.max())
+        depth = new
 
 
 def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:
