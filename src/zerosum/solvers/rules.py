@@ -217,14 +217,14 @@ class DCFR(Variant):
             raise ZerosumError(f"dcfr: restart must be a whole number >= 2 (the average restarts at its powers), "
                                f"or 0 (never), got {restart!r}")
         self.restart = int(restart)
-        self.beta_scale = finite("beta_scale", beta_scale)
-        if self.beta_scale <= 0:
-            raise ZerosumError(f"dcfr: beta_scale must be > 0 (t / beta_scale in the negative regrets' factor), "
-                               f"got {beta_scale}")
         self.restart_keep = finite("restart_keep", restart_keep)
         if not 0.0 <= self.restart_keep < 1.0:
             raise ZerosumError(f"dcfr: restart_keep must be in [0, 1) (the share of the average kept at a restart), "
                                f"got {restart_keep}")
+        self.beta_scale = finite("beta_scale", beta_scale)
+        if self.beta_scale <= 0:
+            raise ZerosumError(f"dcfr: beta_scale must be > 0 (t / beta_scale in the negative regrets' factor), "
+                               f"got {beta_scale}")
 
     @property
     def restarts(self) -> bool:
