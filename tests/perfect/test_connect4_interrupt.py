@@ -18,7 +18,13 @@ ZEROSUM = Path(sys.executable).with_name("zerosum")
 @pytest.mark.skipif(not ZEROSUM.exists(), reason="the zerosum entry point is not installed next to python")
 def test_ctrl_c_stops_the_solver_agent_while_it_thinks():
     # the solver agent opens on the empty board: minutes of search, so it is surely searching
-    # when SIGINT arrives; it must stop within a couple of seconds, not when the search ends
+    # when SIGINT arrives; it must stop within a couple of seconds, not when the search ends.
+    # Its kernels compiled here first (a position of 30 moves, solved at once): on a cold cache the
+    # agent would be compiling when SIGINT comes, which nothing interrupts (a clean checkout's CI
+    # ran this test before any other had compiled them, and the agent took over 30 s to stop)
+    from zerosum.perfect.connect4_solver import Connect4Solver
+
+    Connect4Solver(table_size_log2=18).analyze("234125166471521345675467154136")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     p = subprocess.Popen([str(ZEROSUM), "play", "connect4", "--agent", "solver"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
