@@ -44,3 +44,17 @@ def ray_local():
                  configure_logging=False)
     yield ray
     ray.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_a_shell_leaves_it():
+    """Every test starts with SIGINT at Python's default: a worker process left ignoring it by an
+    earlier test (two clean CI runs) passes SIG_IGN on to the commands a test starts, which then
+    never see the Ctrl-C that tests/test_cli_interrupt.py, tests/web/test_app.py and
+    tests/perfect/test_connect4_interrupt.py send them."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield

@@ -19,13 +19,14 @@ ZEROSUM = Path(sys.executable).with_name("zerosum")
 def test_ctrl_c_stops_the_solver_agent_while_it_thinks():
     # the solver agent opens on the empty board: minutes of search, so it is surely searching
     # when SIGINT arrives; it must stop within a couple of seconds, not when the search ends.
-    # Its kernels compiled here first (a position of 30 moves, solved at once): on a cold cache the
-    # agent would be compiling when SIGINT comes, which nothing interrupts (a clean checkout's CI
-    # ran this test before any other had compiled them, and the agent took over 30 s to stop)
+    # Its kernels compiled here first (a position of 30 moves, solved at once), so that on a cold
+    # cache the agent is not compiling when SIGINT comes (nothing interrupts a compile).
     from zerosum.perfect.connect4_solver import Connect4Solver
 
     Connect4Solver(table_size_log2=18).analyze("234125166471521345675467154136")
     env = dict(os.environ, PYTHONUNBUFFERED="1")
+    # (SIGINT at its default in this process: tests/conftest.py's autouse fixture; a worker left
+    # ignoring it passed the ignoring on, and the agent never saw Ctrl-C: two clean CI runs)
     p = subprocess.Popen([str(ZEROSUM), "play", "connect4", "--agent", "solver"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
