@@ -23,7 +23,8 @@ def _nash_conv(*args) -> float:
 
 def test_the_default_is_dcfr_restarted_at_powers_of_four_with_negative_regrets_kept_longer():
     default = _nash_conv()
-    full = ("-a", "dcfr", "--option", "restart=4", "--option", "beta=0.5", "--option", "beta_scale=20")
+    full = ("-a", "dcfr", "--option", "restart=4", "--option", "restart_until=64", "--option", "beta=0.5", "--option",
+            "beta_scale=20")
     assert default == _nash_conv(*full)
     assert default != _nash_conv("-a", "dcfr", "--option", "restart=4")  # (beta: other regrets from iteration 2)
     assert default != _nash_conv("-a", "dcfr", "--option", "beta=0.5", "--option", "beta_scale=20")  # (restarted at 4, 16)
@@ -33,11 +34,11 @@ def test_the_default_is_dcfr_restarted_at_powers_of_four_with_negative_regrets_k
 
 
 def test_default_options_leave_the_users_ray_and_resume_alone():
-    assert default_options("holdem", (), None, None) == ("restart=4", "beta=0.5", "beta_scale=20")
+    assert default_options("holdem", (), None, None) == ("restart=4", "restart_until=64", "beta=0.5", "beta_scale=20")
     assert default_options("holdem", ("restart=0", "dtype=float32"), None, None) == \
-        ("restart=0", "dtype=float32", "beta=0.5", "beta_scale=20")
-    assert default_options("holdem", ("beta=0", "beta_scale=1", "restart=0"), None, None) == \
-        ("beta=0", "beta_scale=1", "restart=0")
+        ("restart=0", "dtype=float32", "restart_until=64", "beta=0.5", "beta_scale=20")
+    assert default_options("holdem", ("beta=0", "beta_scale=1", "restart=0", "restart_until=0"), None, None) == \
+        ("beta=0", "beta_scale=1", "restart=0", "restart_until=0")
     assert default_options("holdem", (), "auto", None) == ()  # the Ray split does not restart an average
     assert default_options("holdem", (), None, "s.npz") == ()  # a state keeps its own options
     assert default_options("kuhn", (), None, None) == ()

@@ -41,7 +41,7 @@ ALGORITHM, CHECK_EVERY, MAX_ITERATIONS = "dcfr", 10, 1000
 #: the options of ``zerosum solve holdem``'s default algorithm (its average restarted at the powers
 #: of 4, its negative regrets' factor (t / 20)^0.5 / ((t / 20)^0.5 + 1):
 #: :data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`), which ``dcfr`` here runs with
-DCFR_OPTIONS = {"restart": 4, "beta": 0.5, "beta_scale": 20}
+DCFR_OPTIONS = {"restart": 4, "restart_until": 64, "beta": 0.5, "beta_scale": 20}
 
 
 def load_template(template) -> dict:

@@ -16,7 +16,7 @@ class DCFRSolver(CFRSolver):
 
     def __init__(self, game, alternating: bool = True, alpha: float = 1.5, beta: float = 0.0,
                  gamma: float = 2.0, restart: int = 0, restart_keep: float = 0.0,
-                 beta_scale: float = 1.0):
+                 beta_scale: float = 1.0, restart_until: int = 0):
         super().__init__(game, alternating=alternating,
                          variant=DCFR(alpha=alpha, beta=beta, gamma=gamma, restart=restart, restart_keep=restart_keep,
-                                      beta_scale=beta_scale))
+                                      beta_scale=beta_scale, restart_until=restart_until))

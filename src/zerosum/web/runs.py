@@ -51,7 +51,7 @@ DEFAULT_ALGORITHM = {"history-tree": "cfr+", "holdem": "dcfr"}
 #: average at the powers of 4 and remembers its negative regrets longer as it goes, as ``zerosum
 #: solve holdem`` without ``-a`` does (:data:`zerosum.cli.imperfect.DEFAULT_OPTIONS`;
 #: tests/web/test_web_holdem_default.py keeps them equal); a run that names ``dcfr`` runs plain DCFR
-DEFAULT_PARAMS = {"history-tree": {}, "holdem": {"restart": 4, "beta": 0.5, "beta_scale": 20}}
+DEFAULT_PARAMS = {"history-tree": {}, "holdem": {"restart": 4, "restart_until": 64, "beta": 0.5, "beta_scale": 20}}
 #: a hold'em run's depth-first pass threads: 1 unless asked, at most the cores this process may use
 MAX_THREADS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 #: a hold'em run checks its exploitability (the average's two best responses) every this many
