@@ -46,6 +46,11 @@ PARTS = {
     "numba.core.dispatcher": [("Dispatcher._compile_for_args", "kernel:")],
     "zerosum.cli.imperfect": [("load_spot_game", "the game (spot file, ranges, betting)"),
                               ("emit_json", "the JSON output")],
+    "zerosum.cli.common": [("load_from_cli", "the game (--param)")],
+    "zerosum.public_tree.evaluators.sweep": [("showdown_prefix_arrays", "the showdown's prefix-sum indices")],
+    "zerosum.public_tree.passes": [("terminal_batches", "the terminal batches")],
+    "zerosum.public_tree.solver": [("PublicTreeSolver.iterate", "the iterations"),
+                                   ("PublicTreeSolver.checkpoint", "the checks")],
     "zerosum.cli.public_tree": [("public_tree_with_progress", "the tree"),
                                 ("make_public_solver", "the solver's set-up"),
                                 ("run_iterations", "the iteration and its checks"),
@@ -226,13 +231,16 @@ def main() -> None:
     ap.add_argument("--baseline", default=None, help="another tree's src folder, run in turn with this one")
     ap.add_argument("--iterations", "-n", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--args", default=None,
+                    help="the zerosum arguments instead of a spot's (e.g. \"solve holdem --param board=Ks7d2c9h -n 1 --json\")")
     opts = ap.parse_args()
     trees = {"this": str(HERE)}
     if opts.baseline:
         trees["baseline"] = str(Path(opts.baseline).resolve())
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         spot = opts.spot or default_spot(folder)
-        args = ["solve", "holdem", "--spot", spot, "-n", str(opts.iterations), "--json"]
+        args = opts.args.split() if opts.args else ["solve", "holdem", "--spot", spot, "-n", str(opts.iterations),
+                                                    "--json"]
         for src in trees.values():  # bytecode written, kernels loaded once: not counted
             run_once(src, args)
         load_before = [round(x, 2) for x in os.getloadavg()]

@@ -177,3 +177,60 @@ def test_the_cache_folder_is_checked_once_for_many_kernels(tmp_path):
     (tmp_path / "three_kernels.py").write_text("from numba import njit\n\n" + "".join(
         f"@njit(cache=True)\ndef {name}(x):\n    return x + {i}\n\n\n" for i, name in enumerate("abc")))
     assert run(FOLDER_CHECKS.replace("sys.argv[1]", repr(str(tmp_path)))) == {"checks": 1, "sum": 9}
+
+
+LINKED = '''
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def inner(x):
+    return x * 3.0 + 1.0
+
+
+@njit(cache=True)
+def outer(a):
+    s = 0.0
+    for v in a:
+        s += inner(v)
+    return s
+'''
+
+LAZY = r"""
+import json, sys
+import numpy as np
+from zerosum.cli import compiling
+compiling.install()
+import numba
+from numba.core import codegen
+import llvmlite.binding as ll
+parsed = []
+parse = ll.parse_bitcode
+codegen.ll.parse_bitcode = lambda data: parsed.append(len(data)) or parse(data)
+sys.path.insert(0, sys.argv[1])
+import linked_kernels as k
+a = np.arange(4.0)
+first = k.outer(a)
+hits = sum(k.outer.stats.cache_hits.values())
+parsed_loading = len(parsed)
+
+@numba.njit
+def later(a):  # compiled here, linking against the cached inner
+    return k.inner(a[0]) + k.outer(a)
+
+print(json.dumps({"light": getattr(codegen.CPUCodeLibrary._unserialize.__func__, "zerosum_light", False),
+                  "first": first, "hits": hits, "parsed_loading": parsed_loading, "later": later(a),
+                  "parsed_linking": len(parsed) > parsed_loading}))
+"""
+
+
+def test_a_cached_kernel_loads_without_parsing_its_bitcode_and_still_links(tmp_path):
+    # numba_start._bitcode_parsed_when_linked: a load from the cache parses no bitcode; a kernel
+    # compiled later that calls the cached ones gets their bitcode parsed then, and runs
+    (tmp_path / "linked_kernels.py").write_text(LINKED)
+    run(LAZY.replace("sys.argv[1]", repr(str(tmp_path))))  # compiles and writes the cache
+    got = run(LAZY.replace("sys.argv[1]", repr(str(tmp_path))))
+    expected = sum(3.0 * v + 1.0 for v in range(4))
+    assert got == {"light": True, "first": expected, "hits": 1, "parsed_loading": 0, "later": 1.0 + expected,
+                   "parsed_linking": True}

@@ -6,7 +6,9 @@ only what it uses (docs/benchmarks.md, "Start-up"):
   first use instead (:func:`after_import`), so such a file is still read;
 * a kernel loaded from Numba's cache without the registry refresh (:func:`_load_without_refresh`);
 * an array's Numba type without importing ``numpy.ma`` (:func:`_typeof_without_numpy_ma`);
-* the cache folder checked once per folder, not once per kernel (:func:`_cache_folders_checked_once`).
+* the cache folder checked once per folder, not once per kernel (:func:`_cache_folders_checked_once`);
+* a kernel's LLVM bitcode for linking parsed only if something links against it
+  (:func:`_bitcode_parsed_when_linked`).
 
 Each is the CLI process's only (installed by :mod:`.compiling` when Numba is first imported), and
 each leaves Numba as it was where Numba is laid out otherwise.
@@ -39,7 +41,8 @@ def holding_back_yaml():
 
 def after_import() -> None:
     """The changes made once Numba is imported, each on its own (one failing leaves the others)."""
-    for change in (_lazy_yaml, _load_without_refresh, _typeof_without_numpy_ma, _cache_folders_checked_once):
+    for change in (_lazy_yaml, _load_without_refresh, _typeof_without_numpy_ma, _cache_folders_checked_once,
+                   _bitcode_parsed_when_linked):
         with contextlib.suppress(Exception):
             change()
 
@@ -143,3 +146,69 @@ def _cache_folders_checked_once() -> None:
     ensure_cache_path.zerosum_light = True
     ensure_cache_path.__doc__ = original.__doc__
     base.ensure_cache_path = ensure_cache_path
+
+
+def _bitcode_parsed_when_linked() -> None:
+    """A kernel in Numba's cache is its machine code and, for a kernel compiled later that calls
+    it, its LLVM bitcode to link against.  Numba parses that bitcode at every load, for the names
+    it defines: 103 of the 154 ms that a two-thread solve of postflop-solver's example turn spent
+    loading its eight kernels.  A warm run compiles nothing, so the bitcode is kept unparsed here
+    and parsed when a compile links against the kernel (``_get_module_for_linking``) or a name
+    it may define is looked up that the machine code does not hold.  The name a load looks up
+    (its entry point) is taken as defined where the machine code holds it: the code Numba cached
+    for that kernel, which defines it."""
+    from numba.core import codegen
+
+    library = codegen.CPUCodeLibrary
+    engine = codegen.JitEngine
+    original = library.__dict__.get("_unserialize")
+    if getattr(getattr(original, "__func__", None), "zerosum_light", False):
+        return
+    if not isinstance(original, classmethod) or not all(
+            hasattr(library, n) for n in ("_get_module_for_linking", "enable_object_caching", "_set_compiled_object",
+                                          "_finalize_final_module")) or \
+            not hasattr(codegen.JITCodeLibrary, "get_pointer_to_function") or \
+            not all(hasattr(engine, n) for n in ("_load_defined_symbols", "is_symbol_defined")):
+        return
+    unserialize, linking = original.__func__, library._get_module_for_linking
+    pointer = codegen.JITCodeLibrary.get_pointer_to_function
+    ll = codegen.ll
+
+    def parse_shared(self):
+        """The kept bitcode parsed, its names made known to the engine (what Numba's load did)."""
+        bitcode = self.__dict__.pop("_zerosum_bitcode", None)
+        if bitcode is not None:
+            self._shared_module = ll.parse_bitcode(bitcode)
+            self._codegen._engine._load_defined_symbols(self._shared_module)
+
+    def _unserialize(cls, codegen_, state):
+        name, kind, data = state
+        if kind != "object":
+            return unserialize(cls, codegen_, state)
+        object_code, shared_bitcode = data
+        self = codegen_.create_library(name)
+        self.enable_object_caching()
+        self._set_compiled_object(object_code)
+        self._zerosum_bitcode = shared_bitcode
+        self._zerosum_object = object_code
+        self._finalize_final_module()
+        return self
+
+    def _get_module_for_linking(self):
+        parse_shared(self)
+        return linking(self)
+
+    def get_pointer_to_function(self, name):
+        engine_ = self._codegen._engine
+        if "_zerosum_bitcode" in self.__dict__ and not engine_.is_symbol_defined(name):
+            if name.encode() in self._zerosum_object:
+                engine_._defined_symbols.add(name)
+            else:
+                parse_shared(self)
+        return pointer(self, name)
+
+    _unserialize.zerosum_light = True
+    _unserialize.__doc__ = unserialize.__doc__
+    library._unserialize = classmethod(_unserialize)
+    library._get_module_for_linking = _get_module_for_linking
+    codegen.JITCodeLibrary.get_pointer_to_function = get_pointer_to_function
