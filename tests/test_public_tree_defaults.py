@@ -60,3 +60,46 @@ def test_lighter_checks_compute_the_average_only(tmp_path):
     assert light[-1] == full[-1]
     bad = CliRunner().invoke(cli, [*args[:-1], "--option", "checks=some"])
     assert bad.exit_code != 0 and "checks takes full or average" in bad.output
+
+
+def _counting(solver):
+    """Makes the solver's evaluation workspace count its passes: the list it appends to."""
+    solver.checkpoint()  # (the evaluation workspace made)
+    ws = solver._eval_workspace
+    walks, walk = [], ws.walk
+    ws.walk = lambda *a, **k: walks.append(a[0].mode) or walk(*a, **k)
+    return walks
+
+
+def test_a_full_check_after_a_light_one_walks_only_the_value_and_the_current_strategy():
+    """The CLI's last row (full) right after a light check at the same iteration takes the light
+    check's two best responses: one value pass and the current strategy's two, the same row as a
+    full check from scratch; after more iterations, or a state loaded, the light result is not used."""
+    from zerosum.games import load_game
+    from zerosum.public_tree.solver import public_solver
+
+    for params in ({}, {"rake": 0.05}):
+        game = load_game("holdem", board="Ks7d2c9h5s", pot=10, stack=1000, bets=[4], raises=2, **params)
+        light = public_solver("dcfr", game, dtype="float32")
+        fresh = public_solver("dcfr", game, dtype="float32")
+        light.light_checks = True
+        walks = _counting(light)
+        for solver in (light, fresh):
+            solver.iterate(7)
+        light.checkpoint()
+        walks.clear()
+        last = light.checkpoint(full=True)
+        assert last == fresh.checkpoint(full=True)
+        assert len(walks) == (4 if params else 3), params  # raked: the light check walked the values too, the
+        # current strategy's NashConv takes four
+        state = fresh.state_dict()
+        light.iterate(1)
+        fresh.iterate(1)
+        walks.clear()
+        assert light.checkpoint(full=True) == fresh.checkpoint(full=True)
+        assert len(walks) == (8 if params else 5)  # nothing taken from the check at iteration 7
+        light.checkpoint()
+        light.load_state_dict(state)
+        walks.clear()
+        light.checkpoint(full=True)
+        assert len(walks) == (8 if params else 5)

@@ -247,7 +247,8 @@ def max_depth(parent: np.ndarray) -> int:
         depth = new
 
 
-def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True) -> dict:
+def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, value: bool = True,
+                     known: dict | None = None) -> dict:
     """Best-response values of both players against the strategies read from ``src`` (regrets or
     average sums, normalized per hand), the profile's value, and NashConv: three passes (two on
     the depth-first pass with ``value=False``: the value is then None).
@@ -255,8 +256,17 @@ def nash_conv_public(tree: PublicTree, src, workspace: Workspace | None = None, 
     In a raked game (general-sum: the players' values sum to minus the expected rake) NashConv is
     the sum of each player's gain from its best response, ``br0 - v0 + br1 - v1``, zero exactly at
     an equilibrium, as postflop-solver reports it; that takes both players' values (four passes),
-    and ``values`` holds them ([v0, -v0] otherwise)."""
+    and ``values`` holds them ([v0, -v0] otherwise).
+
+    ``known``: this function's result for the same strategies with ``value=False`` (a lighter
+    check at the same iteration): its best responses are taken, not walked again."""
     ws = workspace or Workspace(tree, np.float64)
+    if known is not None and (known.get("values") is not None or value):
+        if known.get("values") is not None:  # (a raked game's: its light check walked every pass)
+            return known
+        br0, br1 = known["best_response_values"]
+        v = ws.walk(pass_step(0, kernels.EXPECT), src[0], src[1])
+        return {**known, "value": float(v), "values": [float(v), -float(v)]}
     br1 = ws.walk(pass_step(1, kernels.BEST_RESPONSE), src[1], src[0])
     br0 = ws.walk(pass_step(0, kernels.BEST_RESPONSE), src[0], src[1])
     if is_raked(tree):

@@ -269,12 +269,12 @@ class PublicTreeSolver(IterativeSolver):
         return self.visits[1] / self.visits[0] if self.visits[0] else 0.0
 
     # --- results -------------------------------------------------------------------------------
-    def _evaluate(self, src, value: bool = True) -> dict:
+    def _evaluate(self, src, value: bool = True, known: dict | None = None) -> dict:
         if self._eval_workspace is None:
             self._eval_workspace = self.workspace if self.workspace.dtype == np.float64 else \
                 Workspace(self.tree, np.float64, threads=self.threads, like=self.workspace)
         # float32 sums are read as they are (no float64 copies); the passes accumulate in float64
-        return nash_conv_public(self.tree, src, self._eval_workspace, value=value)
+        return nash_conv_public(self.tree, src, self._eval_workspace, value=value, known=known)
 
     def average_source(self):
         """What the average strategy is read from (the average sums; uniform before any iteration)."""
@@ -293,13 +293,19 @@ class PublicTreeSolver(IterativeSolver):
     #: responses: what a target needs, as postflop-solver's check), not its value nor the current
     #: strategy's NashConv (three more passes); the CLI makes the last row a full one
     light_checks = False
+    #: the last light check's evaluation of the average, and when (iteration, nodes touched): a full
+    #: check at the same point takes its best responses (the CLI's last row: one pass, not three)
+    _light = None
 
     def checkpoint(self, full: bool = False) -> dict:
+        when = (self.iteration, self.nodes_touched)
         if self.light_checks and not full:
             avg = self._evaluate(self.average_source(), value=False)
+            self._light = (when, avg)
             return {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"], "nash_conv_current": None,
                     "value_average": None, "nodes": self.nodes_touched}
-        avg = self._evaluate(self.average_source())
+        known = self._light[1] if self._light is not None and self._light[0] == when else None
+        avg = self._evaluate(self.average_source(), known=known)
         src = self.current_source()
         cur = self._evaluate(src, value=False)  # the current strategy's two best responses only
         out = {"iteration": self.iteration, "nash_conv_average": avg["nash_conv"],
@@ -335,6 +341,7 @@ class PublicTreeSolver(IterativeSolver):
 
     def load_state_dict(self, state: dict) -> None:
         check_public_state(self, state)
+        self._light = None  # (other sums, perhaps at the same iteration)
         if "locks" in state or self.locks is not None:  # before the sums: refusals change nothing
             from .locking import restore_locks
 
