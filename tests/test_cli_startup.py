@@ -234,3 +234,49 @@ def test_a_cached_kernel_loads_without_parsing_its_bitcode_and_still_links(tmp_p
     expected = sum(3.0 * v + 1.0 for v in range(4))
     assert got == {"light": True, "first": expected, "hits": 1, "parsed_loading": 0, "later": 1.0 + expected,
                    "parsed_linking": True}
+
+
+RUNTIME_KERNELS = '''
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, _nrt=False)
+def scaled(x, out):
+    for i in range(x.size):
+        out[i] = 2.0 * x[i]
+
+
+@njit(cache=True)
+def allocated(x):
+    return np.cumsum(x) + np.ones(x.size)
+'''
+
+RUNTIME = r"""
+import json, sys
+import numpy as np
+from zerosum.cli import compiling
+compiling.install()
+import numba
+from numba.core.runtime import nrt
+sys.path.insert(0, sys.argv[1])
+import runtime_kernels as k
+x = np.arange(3.0)
+out = np.zeros(3)
+k.scaled(x, out)
+before = nrt.rtsys._init
+got = k.allocated(x).tolist()
+hits = sum(k.scaled.stats.cache_hits.values()) + sum(k.allocated.stats.cache_hits.values())
+print(json.dumps({"scaled": out.tolist(), "runtime_after_scaled": before, "allocated": got,
+                  "runtime_after_allocated": nrt.rtsys._init, "hits": hits}))
+"""
+
+
+def test_numbas_runtime_starts_with_the_first_kernel_loaded_that_calls_it(tmp_path):
+    # numba_start._bitcode_parsed_when_linked: a cached kernel that allocates nothing (_nrt=False)
+    # loads without starting Numba's runtime; one that allocates starts it, and runs
+    (tmp_path / "runtime_kernels.py").write_text(RUNTIME_KERNELS)
+    run(RUNTIME.replace("sys.argv[1]", repr(str(tmp_path))))  # compiles and writes the cache
+    got = run(RUNTIME.replace("sys.argv[1]", repr(str(tmp_path))))
+    assert got == {"scaled": [0.0, 2.0, 4.0], "runtime_after_scaled": False, "allocated": [1.0, 2.0, 4.0],
+                   "runtime_after_allocated": True, "hits": 2}

@@ -85,13 +85,23 @@ def _load_without_refresh() -> None:
         return
 
     def load_overload(self, sig, target_context):
-        nrt.rtsys.initialize(target_context)  # what the refresh did that a loaded kernel needs
+        if not _runtime_when_needed():  # what the refresh did that a loaded kernel may need
+            nrt.rtsys.initialize(target_context)
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
 
     load_overload.zerosum_light = True
     load_overload.__doc__ = cache.load_overload.__doc__
     cache.load_overload = load_overload
+
+
+def _runtime_when_needed() -> bool:
+    """Whether a kernel's load starts Numba's runtime only where the kernel calls it
+    (:func:`_bitcode_parsed_when_linked` installed)."""
+    from numba.core import codegen
+
+    return getattr(getattr(codegen.CPUCodeLibrary.__dict__.get("_unserialize"), "__func__", None), "zerosum_light",
+                   False)
 
 
 def _typeof_without_numpy_ma() -> None:
@@ -156,7 +166,11 @@ def _bitcode_parsed_when_linked() -> None:
     and parsed when a compile links against the kernel (``_get_module_for_linking``) or a name
     it may define is looked up that the machine code does not hold.  The name a load looks up
     (its entry point) is taken as defined where the machine code holds it: the code Numba cached
-    for that kernel, which defines it."""
+    for that kernel, which defines it.
+
+    Numba's runtime (NRT: its LLVM compile, and the modules its lowerings import, about 50 ms) is
+    started by the first load whose machine code calls it (names ``NRT_...``), not by every
+    load: the kernels of a solve allocate nothing and run without it (``_nrt=False``)."""
     from numba.core import codegen
 
     library = codegen.CPUCodeLibrary
@@ -186,6 +200,11 @@ def _bitcode_parsed_when_linked() -> None:
         if kind != "object":
             return unserialize(cls, codegen_, state)
         object_code, shared_bitcode = data
+        if b"NRT_" in object_code:  # the runtime's functions, which the machine code links to
+            from numba.core.registry import cpu_target
+            from numba.core.runtime import nrt
+
+            nrt.rtsys.initialize(cpu_target.target_context)
         self = codegen_.create_library(name)
         self.enable_object_caching()
         self._set_compiled_object(object_code)

@@ -159,77 +159,93 @@ def strength_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return _TABLES
 
 
-@njit(cache=True)
-def _board_strengths_kernel(boards, pairs, nf5, nf6, nf7, flush, binom, out):
+#: the kernel allocates nothing and so runs without Numba's runtime (``_nrt=False``): a solve whose
+#: kernels all do is spared the runtime's start (its LLVM compile and the modules its lowerings
+#: import: about 50 ms of a short solve's start, see :mod:`zerosum.cli.numba_start`)
+@njit(cache=True, _nrt=False)
+def _board_strengths_kernel(boards, pairs, nf5, nf6, nf7, flush, binom, out, scratch):
+    """``out[b, i]``: pair i's strength on board b (0 where they share a card); ``scratch``: int64
+    [7 + 5 + 52 + 8] (the hand's ranks, the board's sorted ranks, cards on the board, suit counts
+    and rank masks)."""
     m, k = boards.shape
     n = pairs.shape[0]
     total = k + 2
     nf = nf7 if total == 7 else (nf6 if total == 6 else nf5)
-    board_ranks = np.empty(k, dtype=np.int64)
-    ranks = np.empty(7, dtype=np.int64)
-    on_board = np.zeros(52, dtype=np.bool_)
-    suit_count = np.zeros(4, dtype=np.int64)
-    suit_mask = np.zeros(4, dtype=np.int64)
+    ranks = scratch[0:7]
+    board_ranks = scratch[7:12]
+    on_board = scratch[12:64]
+    suit_count = scratch[64:68]
+    suit_mask = scratch[68:72]
     for b in range(m):
-        on_board[:] = False
-        suit_count[:] = 0
-        suit_mask[:] = 0
+        for c in range(52):
+            on_board[c] = 0
+        for s in range(4):
+            suit_count[s] = 0
+            suit_mask[s] = 0
         for j in range(k):
             c = boards[b, j]
-            on_board[c] = True
+            on_board[c] = 1
             suit_count[c & 3] += 1
             suit_mask[c & 3] |= 1 << (c >> 2)
-            board_ranks[j] = c >> 2
-        board_ranks.sort()
+            r = c >> 2  # inserted in order: the board's ranks sorted
+            t = j
+            while t > 0 and board_ranks[t - 1] > r:
+                board_ranks[t] = board_ranks[t - 1]
+                t -= 1
+            board_ranks[t] = r
         flush_suit = -1  # the one suit with 3+ board cards (a flush needs at least 3 on the board)
         for s in range(4):
             if suit_count[s] >= 3:
                 flush_suit = s
         for i in range(n):
-            c0 = pairs[i, 0]
-            c1 = pairs[i, 1]
-            if on_board[c0] or on_board[c1]:
-                out[b, i] = 0
-                continue
-            if flush_suit >= 0:
-                cnt = suit_count[flush_suit]
-                mask = suit_mask[flush_suit]
-                if c0 & 3 == flush_suit:
-                    cnt += 1
-                    mask |= 1 << (c0 >> 2)
-                if c1 & 3 == flush_suit:
-                    cnt += 1
-                    mask |= 1 << (c1 >> 2)
-                if cnt >= 5:
-                    out[b, i] = flush[mask]
-                    continue
-            # merge the two hole ranks (lo <= hi) into the sorted board ranks
-            lo = c0 >> 2
-            hi = c1 >> 2
-            if lo > hi:
-                lo, hi = hi, lo
-            t = 0
-            j = 0
-            while j < k and board_ranks[j] <= lo:
-                ranks[t] = board_ranks[j]
-                t += 1
-                j += 1
-            ranks[t] = lo
-            t += 1
-            while j < k and board_ranks[j] <= hi:
-                ranks[t] = board_ranks[j]
-                t += 1
-                j += 1
-            ranks[t] = hi
-            t += 1
-            while j < k:
-                ranks[t] = board_ranks[j]
-                t += 1
-                j += 1
-            idx = 0
-            for j in range(total):
-                idx += binom[ranks[j] + j, j + 1]
-            out[b, i] = nf[idx]
+            out[b, i] = _pair_strength(pairs[i, 0], pairs[i, 1], k, total, nf, flush, binom, ranks, board_ranks,
+                                       on_board, suit_count, suit_mask, flush_suit)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _pair_strength(c0, c1, k, total, nf, flush, binom, ranks, board_ranks, on_board, suit_count, suit_mask,
+                   flush_suit):
+    """One pair's strength on the board described by the rest (0 where it shares a card)."""
+    if on_board[c0] or on_board[c1]:
+        return 0
+    if flush_suit >= 0:
+        cnt = suit_count[flush_suit]
+        mask = suit_mask[flush_suit]
+        if c0 & 3 == flush_suit:
+            cnt += 1
+            mask |= 1 << (c0 >> 2)
+        if c1 & 3 == flush_suit:
+            cnt += 1
+            mask |= 1 << (c1 >> 2)
+        if cnt >= 5:
+            return flush[mask]
+    # merge the two hole ranks (lo <= hi) into the sorted board ranks
+    lo = c0 >> 2
+    hi = c1 >> 2
+    if lo > hi:
+        lo, hi = hi, lo
+    t = 0
+    j = 0
+    while j < k and board_ranks[j] <= lo:
+        ranks[t] = board_ranks[j]
+        t += 1
+        j += 1
+    ranks[t] = lo
+    t += 1
+    while j < k and board_ranks[j] <= hi:
+        ranks[t] = board_ranks[j]
+        t += 1
+        j += 1
+    ranks[t] = hi
+    t += 1
+    while j < k:
+        ranks[t] = board_ranks[j]
+        t += 1
+        j += 1
+    idx = 0
+    for j in range(total):
+        idx += binom[ranks[j] + j, j + 1]
+    return nf[idx]
 
 
 def _check_boards(boards) -> np.ndarray:
@@ -260,7 +276,7 @@ def board_strengths(boards, pairs=None) -> np.ndarray:
     p = _check_pairs(pairs)
     nf5, nf6, nf7, flush = strength_tables()
     out = np.empty((b.shape[0], p.shape[0]), dtype=np.int32)
-    _board_strengths_kernel(b, p, nf5, nf6, nf7, flush, _BINOM, out)
+    _board_strengths_kernel(b, p, nf5, nf6, nf7, flush, _BINOM, out, np.zeros(72, dtype=np.int64))
     return out
 
 

@@ -556,7 +556,7 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
     return count, pruned
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cut_values(task_slot, child_val, cut_val, predict, n_p, tree, task_node, lo):
     """``cut_val[j]`` = the sum of cut node j's children's values (``child_val``, from
     :func:`cut_thread`) in child order, from 0, each child's mirrors (suit isomorphism) right

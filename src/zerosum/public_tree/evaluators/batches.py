@@ -18,59 +18,50 @@ from .dense import rake_at
 from .dispatch import site, terminal
 
 
-@njit(cache=True, error_model="numpy")
 def batch_plan(kind, parent, first_child, n_children, board, cap):
     """The :class:`~zerosum.public_tree.arrays.TerminalBatches` of a tree (its five arrays): a batch
     per decision node with no chance node below it whose parent is a chance node (or the root of
-    a tree with no deal), of at most ``cap`` nodes whose showdowns are all on one board."""
+    a tree with no deal), of at most ``cap`` nodes whose showdowns are all on one board.  The
+    arrays are made here at their largest (the batches are disjoint subtrees: their nodes number
+    at most the tree's), filled by :func:`_batch_plan`, then cut to size."""
     nn = len(kind)
-    below = np.zeros(nn, dtype=np.bool_)  # a chance node at or below n (children after parents)
-    for n in range(nn - 1, -1, -1):
+    root, local = np.full(nn, -1, dtype=np.int32), np.full(nn, -1, dtype=np.int32)
+    start, node, first = np.zeros(nn + 1, dtype=np.int32), np.zeros(nn, dtype=np.int32), np.full(nn, -1, dtype=np.int32)
+    below, size = np.zeros(nn, dtype=np.bool_), np.zeros(nn, dtype=np.int64)
+    r = _batch_plan(kind, parent, first_child, n_children, board, cap, (root, local, start, node, first, below, size))
+    return root, start[:r + 1].copy(), node[:start[r]].copy(), first[:start[r]].copy(), local
+
+
+#: allocation-free (``_nrt=False``): see :func:`zerosum.poker.strength._board_strengths_kernel`
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _batch_plan(kind, parent, first_child, n_children, board, cap, out):
+    """:func:`batch_plan` into ``out`` = (root, local, start, node, first: its arrays at their
+    largest, root and local -1, first -1; below, size: scratch, zeros); returns the batches kept."""
+    root, local, start, node, first, below, size = out
+    nn = len(kind)
+    for n in range(nn - 1, -1, -1):  # a chance node at or below n (children after parents)
         if kind[n] == CHANCE_NODE:
             below[n] = True
         if below[n] and n > 0:
             below[parent[n]] = True
-    size = np.zeros(nn, dtype=np.int64)
     for n in range(nn - 1, -1, -1):
         size[n] += 1
         if n > 0:
             size[parent[n]] += size[n]
-    root = np.full(nn, -1, dtype=np.int32)
-    local = np.full(nn, -1, dtype=np.int32)
     tops = 0
-    total = 0
     for n in range(nn):
         if kind[n] == DECISION and not below[n] and size[n] <= cap and (n == 0 or kind[parent[n]] == CHANCE_NODE):
             root[n] = tops
             tops += 1
-            total += size[n]
-    start = np.zeros(tops + 1, dtype=np.int32)
-    node = np.zeros(total, dtype=np.int32)
-    first = np.full(total, -1, dtype=np.int32)
     r = 0
     for n in range(nn):
         if root[n] < 0:
             continue
         s0 = start[r]
-        node[s0] = n
-        m = 1
-        i = 0
-        sd_board = -1
-        mixed = False
-        while i < m:
-            q = node[s0 + i]
-            if kind[q] == DECISION:
-                first[s0 + i] = m
-                for a in range(n_children[q]):
-                    node[s0 + m] = first_child[q] + a
-                    m += 1
-            elif kind[q] != FOLD:
-                if sd_board >= 0 and board[q] != sd_board:
-                    mixed = True
-                sd_board = board[q]
-            i += 1
-        if mixed:  # showdowns on several boards: evaluated one by one, as elsewhere
+        m = _batch_nodes(n, s0, kind, first_child, n_children, board, node, first)
+        if m < 0:  # showdowns on several boards: evaluated one by one, as elsewhere
             root[n] = -1
+            m = -m
             for j in range(m):
                 first[s0 + j] = -1
             start[r + 1] = s0
@@ -84,7 +75,31 @@ def batch_plan(kind, parent, first_child, n_children, board, cap):
         if root[n] >= 0:
             root[n] = r
             r += 1
-    return root, start[:r + 1].copy(), node[:start[r]].copy(), first[:start[r]].copy(), local
+    return r
+
+
+@njit(cache=True, inline="always", error_model="numpy", _nrt=False)
+def _batch_nodes(n, s0, kind, first_child, n_children, board, node, first):
+    """Batch n's nodes breadth first into ``node[s0:]`` (``first``: each decision node's first
+    child, local); returns their number, negated where its showdowns are on several boards."""
+    node[s0] = n
+    m = 1
+    i = 0
+    sd_board = -1
+    mixed = False
+    while i < m:
+        q = node[s0 + i]
+        if kind[q] == DECISION:
+            first[s0 + i] = m
+            for a in range(n_children[q]):
+                node[s0 + m] = first_child[q] + a
+                m += 1
+        elif kind[q] != FOLD:
+            if sd_board >= 0 and board[q] != sd_board:
+                mixed = True
+            sd_board = board[q]
+        i += 1
+    return -m if mixed else m
 
 
 @njit(cache=True, error_model="numpy")
