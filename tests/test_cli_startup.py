@@ -280,3 +280,37 @@ def test_numbas_runtime_starts_with_the_first_kernel_loaded_that_calls_it(tmp_pa
     got = run(RUNTIME.replace("sys.argv[1]", repr(str(tmp_path))))
     assert got == {"scaled": [0.0, 2.0, 4.0], "runtime_after_scaled": False, "allocated": [1.0, 2.0, 4.0],
                    "runtime_after_allocated": True, "hits": 2}
+
+
+COLLECTOR = r"""
+import atexit, gc, json, sys, time
+from zerosum import cli
+cli.COLLECTOR_HELD_SECONDS = float(sys.argv[1])
+held = []
+atexit.register(lambda: print(json.dumps({"held_at_start": held[0], "enabled": gc.isenabled(),
+                                          "frozen": gc.get_freeze_count()}), file=sys.stderr))
+original = cli.main
+def main():
+    held.append(not gc.isenabled())
+    if sys.argv[2] == "wait":
+        time.sleep(0.5)
+        return
+    original()
+cli.main = main
+sys.argv = ["zerosum", "solve", "kuhn", "-n", "20", "--json"]
+cli.entry()
+"""
+
+
+def test_the_console_script_holds_the_collector_for_its_start_only():
+    # cli.hold_collections: no cyclic collection during the start's imports; the iterations run
+    # with the collector on and the start's objects frozen (numba_start.collect_again); a command
+    # that never iterates gets it back from the timer
+    def run_entry(*args):
+        out = subprocess.run([sys.executable, "-c", COLLECTOR, *args], capture_output=True, text=True)
+        return json.loads(out.stderr.strip().splitlines()[-1])
+
+    solved = run_entry("30", "solve")
+    assert solved["held_at_start"] and solved["enabled"] and solved["frozen"] > 10_000
+    waited = run_entry("0.05", "wait")
+    assert waited == {"held_at_start": True, "enabled": True, "frozen": 0}

@@ -162,7 +162,29 @@ def main():  # the command line (the console script runs it through entry)
     cli()
 
 
+#: how long the console script's start may run without Python's cyclic garbage collector at most
+#: (:func:`hold_collections`), where no Numba import ends it before
+COLLECTOR_HELD_SECONDS = 1.0
+
+
+def hold_collections() -> None:
+    """Python's cyclic garbage collector off for the start's imports: Numba's makes about 90,000
+    objects, over which the collector ran several times (a full collection of 28 ms fell inside
+    ``numba.np.ufunc.wrappers``' import alone; the imports of a solve took 8-10 % less CPU
+    without it).  Numba's import ends it (:func:`zerosum.cli.numba_start.collect_again`: those
+    objects frozen, as ``gc.freeze`` does, so no later collection scans them), or a timer after
+    :data:`COLLECTOR_HELD_SECONDS` for a command that never imports Numba."""
+    import gc
+    import threading
+
+    gc.disable()
+    timer = threading.Timer(COLLECTOR_HELD_SECONDS, gc.enable)
+    timer.daemon = True
+    timer.start()
+
+
 def entry():  # the ``zerosum`` console script: main, then a quick exit
+    hold_collections()
     try:
         main()
     except SystemExit as e:

@@ -47,6 +47,17 @@ def after_import() -> None:
             change()
 
 
+def collect_again() -> None:
+    """Python's cyclic garbage collector back on where the console script held it for the start
+    (:func:`zerosum.cli.hold_collections`), the objects made so far (Numba's) frozen first:
+    ``gc.freeze`` puts them in the permanent generation, which no collection scans."""
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def _lazy_yaml() -> None:
     """Numba's configuration told that PyYAML is there, with a module that imports it on first use
     (``importlib.util.LazyLoader``), where :func:`holding_back_yaml` kept it out and it is installed."""

@@ -97,6 +97,9 @@ def run_iterations(solver, iterations: int, marks, label: str, quiet: bool, curv
     if (seconds is not None or target is not None) and "stop" not in inspect.signature(solver.run).parameters:
         raise ZerosumError(f"{getattr(solver, 'name', 'this solver')} has its own run loop, which does not take "
                            f"--time or --target-nashconv; set -n instead")
+    from .numba_start import collect_again
+
+    collect_again()  # (the start's objects frozen: no collection during the iterations scans them)
     t0 = time.perf_counter()
     solver.stopped = None
     with progress_bar(iterations - solver.iteration, label, enabled=not quiet, unit="iterations") as advance, \
