@@ -307,7 +307,7 @@ def test_the_console_script_holds_the_collector_for_its_start_only():
     # with the collector on and the start's objects frozen (numba_start.collect_again); a command
     # that never iterates gets it back from the timer
     def run_entry(*args):
-        out = subprocess.run([sys.executable, "-c", COLLECTOR, *args], capture_output=True, text=True)
+        out = subprocess.run([sys.executable, "-c", COLLECTOR, *args], capture_output=True, text=True, check=True)
         return json.loads(out.stderr.strip().splitlines()[-1])
 
     solved = run_entry("30", "solve")
