@@ -35,6 +35,10 @@ class TreeArrays(NamedTuple):
     iso_count: np.ndarray
     iso_perm: np.ndarray
     iso_swap: np.ndarray
+    #: int32 [nodes, 2]: at an all-in runout node, the matrix of the terminals' ``signed`` (and
+    #: ``weight``) each player's values are a product with (-1 elsewhere); no rows: none
+    #: (:mod:`zerosum.public_tree.evaluators.runouts`)
+    runout: np.ndarray
 
 
 #: the mirrors' arrays: first int32 (row numbers), count int8 (at most 3), the permutations int16 (hand
@@ -49,13 +53,17 @@ _NO_ISO = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int8), np.zeros((0,
 def tree_arrays(kind, player, first_child, n_children, board, stake, offset, iso=None) -> TreeArrays:
     """A :class:`TreeArrays` in the form's types (:data:`~zerosum.public_tree.form.NODE_TYPES`: no
     copy of a tree's own arrays; a split piece's are cast), so every tree runs the same compiled
-    passes; ``iso`` the tree's mirrors (first, count, perm, swap) or None."""
+    passes; ``iso`` the tree's mirrors (first, count, perm, swap) or None; no runout nodes (the
+    workspace sets :attr:`TreeArrays.runout` where it has them)."""
     kind, player = np.asarray(kind, dtype=np.int8), np.asarray(player, dtype=np.int8)
     first_child, n_children = np.asarray(first_child, dtype=np.int32), np.asarray(n_children, dtype=np.int32)
     board, stake, offset = np.asarray(board, dtype=np.int32), np.asarray(stake, dtype=np.float64), np.asarray(
         offset, dtype=np.int64)
     iso = _NO_ISO if iso is None else tuple(np.asarray(a, dtype=t.dtype) for a, t in zip(iso, _NO_ISO))  # (no copy)
-    return TreeArrays(kind, player, first_child, n_children, board, stake, offset, *iso)
+    return TreeArrays(kind, player, first_child, n_children, board, stake, offset, *iso, _NO_RUNOUT)
+
+
+_NO_RUNOUT = np.zeros((0, 2), dtype=np.int32)
 
 
 class TerminalArrays(NamedTuple):

@@ -75,6 +75,12 @@ row), the regrets float32 and updated as in the float pass (:func:`_holds_intege
 two apart when the pass compiles), so the regrets, and every strategy played, are the float32
 run's bit for bit.  No rows: the sums are floats and the pass is the float pass, figure for figure.
 
+All-in runouts (``tree.runout``, where the tree has rows): a chance node whose children are all
+showdowns at one stake is not entered; p's values there are one product of a matrix with the
+opponent's reach (:func:`_enter_runout`, :mod:`zerosum.public_tree.evaluators.runouts`), its
+showdowns counted as visited.  The same values as its showdowns one at a time and its mirrors,
+to rounding (the sums run in another order).
+
 Pruning (``step.prune`` in UPDATE mode): below an opponent's action that has probability zero
 for every hand of its range at that node (its reach vector all zero: :func:`_all_zero`), every
 value of p is zero, so the work that only feeds those values is skipped: terminals (single or
@@ -94,6 +100,7 @@ from numba.extending import intrinsic, overload
 
 from .arrays import Cut, DepthScratch
 from .evaluators.batches import batch_terminals
+from .evaluators.dense import dense_values
 from .evaluators.dispatch import leaf_values, site
 from .form import CHANCE_NODE, DECISION, FOLD
 from .rows import (
@@ -276,6 +283,32 @@ def _enter_terminal(tree, term, p, sc, cs, d, n, batched_here, sampling, predict
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _enter_runout(tree, term, p, sc, d, n, skip, predict, n_p):
+    """An all-in runout node entered (:mod:`~zerosum.public_tree.evaluators.runouts`): p's values,
+    every card's showdown at once, as the product of its matrix with the opponent's reach here
+    (:func:`~zerosum.public_tree.evaluators.dense.dense_values`); zeros where ``skip`` (below an
+    all-zero opponent reach, pruned; the first half of a cut pass, whose values nothing reads).
+    Returns its number of children (its showdowns, not entered)."""
+    if skip:
+        row_zero(sc.val[d], n_p)
+    else:
+        dense_values(site(d, d, p, -1, False, tree.stake[tree.first_child[n]], tree.runout[n, p]), sc.opp, sc.val,
+                     term)
+    if predict > 0:
+        for i in range(n_p):
+            sc.pval[d, i] = sc.val[d, i]
+    return tree.n_children[n]
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _zero_values(sc, d, n_p, predict):
+    """p's values (and predicted values) at depth d set to zero."""
+    row_zero(sc.val[d], n_p)
+    if predict > 0:
+        row_zero(sc.pval[d], n_p)
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _enter_decision(tree, step, sums, sc, d, n, in_batch, compressed, first_half, n_p, n_o):
     """A decision node entered: its strategy's totals per hand (the opponent's only outside a
     terminal batch: inside, no terminal reads its reach), and with 16-bit storage in UPDATE mode
@@ -426,15 +459,15 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
                 _enter_cut_node(at, sc, d, at.slot[n], n_p, n_o, predict, dead >= 0)
                 nxt[d] = n_children[n]
             elif k >= FOLD and dead >= 0:  # pruned: p's values are zero
-                row_zero(sc.val[d], n_p)
-                if predict > 0:
-                    row_zero(sc.pval[d], n_p)
+                _zero_values(sc, d, n_p, predict)
             elif k >= FOLD:
                 _enter_terminal(tree, term, p, sc, cs, d, n, bdepth >= 0, sampling, predict, n_p)
+            elif k == CHANCE_NODE and not sampling and tree.runout.shape[0] > 0 and tree.runout[n, p] >= 0:
+                nxt[d] = _enter_runout(tree, term, p, sc, d, n, dead >= 0 or at.cut == 1, predict, n_p)
+                visited += nxt[d]  # its showdowns: in the product, not entered, counted as entered
+                pruned += nxt[d] if dead >= 0 else 0
             else:
-                row_zero(sc.val[d], n_p)
-                if predict > 0:
-                    row_zero(sc.pval[d], n_p)
+                _zero_values(sc, d, n_p, predict)
                 if k == DECISION:
                     if batched and bdepth < 0 and sc.batches.root[n] >= 0:  # a batch's top: its terminals first
                         if dead < 0:
@@ -447,8 +480,7 @@ def dfs_from(tree, term, step, sums, sc, cs, at):
                     nxt[d] = sums.sample[n]
         a = nxt[d]
         if k < FOLD and a < n_children[n] and not (sampling and k == CHANCE_NODE and a != sums.sample[n]):
-            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0 or dead >= 0, own_mode, n_p,
-                         n_o)
+            c = _descend(tree, step, sums, sc, d, n, a, bdepth >= 0 or dead >= 0, own_mode, n_p, n_o)
             if prune and dead < 0 and bdepth < 0 and k == DECISION and tree.player[n] != p and \
                     _all_zero(sc.opp[d + 1], n_o):
                 dead = d + 1

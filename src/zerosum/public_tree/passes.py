@@ -29,6 +29,7 @@ from .arrays import (
     tree_arrays,
 )
 from .evaluators.batches import batch_plan
+from .evaluators.runouts import NO_MATRICES, NO_RUNOUTS, runout_plan
 from .form import CHANCE_NODE, DECISION, PublicTree
 from .terminals import SWEEP
 
@@ -72,9 +73,12 @@ class Workspace:
     ``threads`` threads (where the tree has a chance node and nothing is sampled) the cut
     (:meth:`_walk_cut`).  ``like``: a workspace of the same tree whose plans this one shares (the
     terminal batches, the threads' cut nodes: the same in any dtype), as a float32 solver's
-    float64 check does: one copy of each, not two."""
+    float64 check does: one copy of each, not two.  ``runouts``: the all-in runout nodes as one
+    product each (:mod:`~zerosum.public_tree.evaluators.runouts`; False: their showdowns one at a
+    time, as the tests' reference)."""
 
-    def __init__(self, tree: PublicTree, dtype, threads: int = 1, like: Workspace | None = None):
+    def __init__(self, tree: PublicTree, dtype, threads: int = 1, like: Workspace | None = None,
+                 runouts: bool = True):
         width = tree.width
         self.threads = max(int(threads), 1)
         self._cut = None
@@ -89,8 +93,17 @@ class Workspace:
         self.dtype = np.dtype(dtype)
         self.cs = card_scratch(width)
         self.tree = tree
-        self.args = (tree_arrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
-                                 tree.offset, tree.iso), tree.terminals.kernel_args())
+        #: the all-in runout nodes' plan (:func:`~zerosum.public_tree.evaluators.runouts.runout_plan`),
+        #: shared with the workspaces made ``like`` this one
+        self.runouts = (like.runouts if like is not None else runout_plan(tree, tree.terminals)) \
+            if runouts and tree.terminals.kind == SWEEP else (NO_RUNOUTS, NO_MATRICES, NO_MATRICES)
+        index, signed, weight = self.runouts
+        term = tree.terminals.kernel_args()
+        if len(index):
+            term = term._replace(signed=signed, weight=weight if len(weight) else NO_MATRICES)
+        arrays = tree_arrays(tree.kind, tree.player, tree.first_child, tree.n_children, tree.board, tree.stake,
+                             tree.offset, tree.iso)
+        self.args = (arrays._replace(runout=index) if len(index) else arrays, term)
         self.ranges = tuple(np.asarray(r, dtype=dtype) for r in tree.ranges)
         self.empty = np.zeros(0, dtype=dtype)
         self.no_sample = np.zeros(0, dtype=np.int64)
@@ -113,7 +126,7 @@ class Workspace:
         rows = batch_rows(self.batches)  # a thread's batch scratch (batch_scratch), the plan once
         batch = (2 * rows * self.width + self.width) * self.dtype.itemsize + 32 * rows + 64 + 64 * card_scratch_len(
             self.width) if rows else 0
-        plan = sum(a.nbytes for a in self.batches)
+        plan = sum(a.nbytes for a in self.batches) + sum(a.nbytes for a in self.runouts)
         return ((self.max_depth + 1) * per_depth + batch) * (self.threads if self._cut else 1) + cut + plan
 
     def _cut_plan(self, predict: bool):
@@ -160,7 +173,10 @@ class Workspace:
             return self._like._cut_nodes()
         if self._slots is None:
             tree = self.tree
-            cut = np.flatnonzero((tree.kind == CHANCE_NODE) & ~below_chance(tree))
+            cut = (tree.kind == CHANCE_NODE) & ~below_chance(tree)
+            if len(self.runouts[0]):  # a runout node is one product, in the trunk: not split into cards
+                cut &= self.runouts[0][:, 0] < 0
+            cut = np.flatnonzero(cut)
             slot = np.full(tree.n_nodes, -1, dtype=np.int64)
             slot[cut] = np.arange(len(cut))
             self._slots = (cut, slot)
