@@ -272,7 +272,8 @@ class CutTasks(NamedTuple):
     chance node's ``slot``, the tasks (``task_node[k]`` a child of cut node ``task_slot[k]``), the
     cut nodes' reach and values, each task's root values (``child_val``), the queue the threads
     take tasks from (``queue[0]`` the tasks taken, then their order) and each task's nodes
-    (``work``)."""
+    (``work``); per cut node its first task (``slot_task``, [cut nodes + 1]: a node's tasks are
+    consecutive) and its tasks not done yet in this pass (``pending``)."""
 
     slot: np.ndarray
     task_node: np.ndarray
@@ -282,3 +283,5 @@ class CutTasks(NamedTuple):
     cut_val: np.ndarray
     queue: np.ndarray
     work: np.ndarray
+    slot_task: np.ndarray
+    pending: np.ndarray

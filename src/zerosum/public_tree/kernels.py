@@ -585,7 +585,41 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
         if step.predict > 0:
             for i in range(n_p):
                 tasks.child_val[k, 1, i] = s.pval[0, i]
+        if _done(tasks.pending, j) == 1:  # the cut node's last task: its sum, here rather than after the threads
+            _cut_value(tasks, j, step.predict, n_p, tree, int(term.window[step.p, 0]))
     return count, pruned
+
+
+@intrinsic
+def _done(typingctx, pending, j):
+    """``pending[j]`` before taking one from it, in one atomic step that also orders this thread's
+    stores before it and the other threads' stores before their own step before what follows it
+    (LLVM's ``atomicrmw sub`` ``acq_rel``): the thread that sees 1 finished the cut node's last
+    task and reads every task's values."""
+    if not (isinstance(pending, types.Array) and pending.dtype == types.int64 and pending.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        return builder.atomic_rmw("sub", builder.gep(data, [args[1]]), ir.Constant(ir.IntType(64), 1), "acq_rel")
+
+    return types.int64(pending, types.int64), codegen
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _cut_value(tasks, j, predict, n_p, tree, lo):
+    """``cut_val[j]``: the sum of cut node j's children's values in child order, each child's
+    mirrors right after it, as :func:`cut_values` sums it (the same figures)."""
+    for r in range(2 if predict > 0 else 1):
+        for i in range(n_p):
+            tasks.cut_val[j, r, i] = 0.0
+        for k in range(tasks.slot_task[j], tasks.slot_task[j + 1]):
+            for i in range(n_p):
+                tasks.cut_val[j, r, i] += tasks.child_val[k, r, i]
+            if len(tree.iso_count) > 0:
+                c = tasks.task_node[k]
+                _mirror_add(tasks.cut_val[j, r], tasks.child_val[k, r], tree.iso_perm, tree.iso_swap, tree.iso_first[c],
+                            tree.iso_count[c], n_p, lo)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)

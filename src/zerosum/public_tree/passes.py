@@ -159,9 +159,10 @@ class Workspace:
         queue = np.concatenate([[0], np.arange(len(task_node))]).astype(np.int64)
         self._queue_sorted = False
         work = np.zeros(len(task_node), dtype=np.int64)
+        slot_task = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         tasks = CutTasks(slot, task_node, task_slot, np.zeros((len(cut), 2, w), dtype=dt),
                          np.zeros((len(task_node), rows, w), dtype=dt), np.zeros((len(cut), 2, w), dtype=dt), queue,
-                         work)
+                         work, slot_task, np.zeros(len(cut), dtype=np.int64))
         self._cut = (key, tasks, scratch, np.zeros((t, card_scratch_len(w) + 128)), np.zeros((t, 2), dtype=np.int64))
         return self._cut
 
@@ -199,6 +200,7 @@ class Workspace:
 
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="zerosum-pass")
         tasks.queue[0] = 0
+        np.subtract(tasks.slot_task[1:], tasks.slot_task[:-1], out=tasks.pending)  # each cut node's tasks to do
         args = (tree, term, step, sums, scratch, cs, tasks)
         others = [self._pool.submit(kernels.cut_thread, *args, t) for t in range(1, self.threads)]
         visited[0] = kernels.cut_thread(*args, 0)  # this thread is thread 0 (visits, pruned visits)
@@ -209,8 +211,6 @@ class Workspace:
             # changes which thread runs a task, no figure
             tasks.queue[1:] = np.argsort(-tasks.work, kind="stable")
             self._queue_sorted = True
-        kernels.cut_values(tasks.task_slot, tasks.child_val, tasks.cut_val, step.predict, len(sums.range_p), tree,
-                           tasks.task_node, int(term.window[step.p, 0]))
         value, v2, z2 = kernels.dfs_from(tree, term, step, sums, depth, self.cs,
                                          Cut(0, 2, tasks.slot, tasks.cut_reach, tasks.cut_val))
         self.visited = int(v2 + visited[:, 0].sum())  # a cut node's entry counted once, as in one pass
