@@ -2,13 +2,15 @@
 whole process, and where its time goes.
 
     .venv/bin/python benchmarks/bench_startup.py [--spot FILE.json] [--runs 9] [--baseline OTHER/src]
-                                                 [--breakdown 5] [--json]
+                                                 [--breakdown 5] [--json] [--args "solve holdem ..."]
 
 Runs the command ``--runs`` times as the ``zerosum`` console script does (``zerosum.cli.entry``),
 from this tree's ``src`` and, with ``--baseline``, from another tree's ``src`` in turn (A B A B,
 so that a change of the machine's load hits both), and prints the median wall and CPU seconds
 (user + sys) and the load average before and after.  The two trees' outputs are compared, the
-timing fields aside.  The default spot is the warm-up's river (:data:`zerosum.cli.warmup.SPOTS`);
+timing fields aside.  ``--args`` runs another command instead (its arguments, split at spaces:
+``--args "solve holdem --param board=Ks7d2c9h -n 1 --json --option threads=2"``; the line still
+says the default spot).  The default spot is the warm-up's river (:data:`zerosum.cli.warmup.SPOTS`);
 the kernels must be in Numba's cache already (``zerosum warm-up`` in each tree).
 
 The breakdown (``--breakdown`` runs of each tree, medians) runs the same command in a process
