@@ -98,3 +98,23 @@ def test_a_solve_with_runouts_reaches_the_one_by_one_solve():
     a, b = fast.checkpoint(), slow.checkpoint()
     assert a["nash_conv_average"] == pytest.approx(b["nash_conv_average"], rel=1e-9)
     assert a["value_average"] == pytest.approx(b["value_average"], rel=1e-9, abs=1e-9)
+
+
+def test_predictive_passes_read_the_runouts_as_the_showdowns():
+    """PCFR+'s pass (the strategies stored, the prediction built bottom-up, a runout's predicted
+    values its values): the same strategies and regrets with the product as one by one."""
+    tree = public_tree(spot("Ks7s2s9s"), isomorphism=True)
+    with_runouts, one_by_one = Workspace(tree, np.float64), Workspace(tree, np.float64, runouts=False)
+    rng = np.random.default_rng(5)
+    sizes = tree.infoset_actions()
+    for predict in (1, 2):
+        for p in (0, 1):
+            strategies = [rng.random(n) for n in sizes]
+            regrets = [rng.standard_normal(n) for n in sizes]
+            got = [[s.copy() for s in strategies], [r.copy() for r in regrets]]
+            want = [[s.copy() for s in strategies], [r.copy() for r in regrets]]
+            for ws, (st, rg) in ((with_runouts, got), (one_by_one, want)):
+                ws.walk(pass_step(p, 0, 1.0, (1.0, 1.0, 1.0, True), predict, 1.0), st[p], st[1 - p],
+                        np.zeros(sizes[p]), regrets_p=rg[p])
+            assert np.allclose(got[0][p], want[0][p], rtol=1e-10, atol=1e-12)
+            assert np.allclose(got[1][p], want[1][p], rtol=1e-10, atol=1e-12)
