@@ -64,18 +64,23 @@ def test_runout_nodes_are_the_chance_nodes_over_showdowns_only():
     assert len(runout_nodes(limit)) == 0 and not len(Workspace(limit, np.float64).runouts[0])
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_two_threads_run_the_runouts_bit_for_bit(dtype):
+@pytest.mark.parametrize("dtype, prune", [("float64", False), ("float32", False), ("float32", True)])
+def test_two_threads_run_the_runouts_bit_for_bit(dtype, prune):
+    """The turn's runout nodes are cut nodes with one task each (the product, in a thread): the
+    same sums, checks, node visits and pruned visits as one thread."""
     from zerosum.public_tree.solver import public_solver
 
     tree = public_tree(spot("Ks7s2s9s"), isomorphism=True)
-    one, two = (public_solver("dcfr", tree, dtype=dtype, threads=t, restart=4) for t in (1, 2))
+    one, two = (public_solver("dcfr", tree, dtype=dtype, threads=t, restart=4, prune=prune) for t in (1, 2))
     for solver in (one, two):
         solver.iterate(12)
     assert two.workspace.threads == 2
+    own = two.workspace._cut_plan(False)[1]
+    assert np.count_nonzero(own.slot[own.task_node] >= 0) == 8  # the eight runouts: a task each
     for q in (0, 1):
         assert np.array_equal(one.regrets[q], two.regrets[q]) and np.array_equal(one.average[q], two.average[q])
     assert one.checkpoint() == two.checkpoint()
+    assert one.visits == two.visits and (one.visits[1] > 0) == prune
 
 
 def test_a_solve_with_runouts_reaches_the_one_by_one_solve():

@@ -577,6 +577,9 @@ def cut_thread(tree, term, step, sums, scratch, cs, tasks, t):
             s.own[0, i] = tasks.cut_reach[j, 1, i]
         _, v, z = dfs_from(tree, term, step, sums, s, cs[t], Cut(task_node[k], no_cut, tasks.slot, tasks.cut_reach,
                                                                 tasks.cut_val))
+        if tasks.slot[task_node[k]] >= 0:  # a runout cut node's own task: its entry counted by the trunk
+            v -= 1
+            z -= 1 if z > 0 else 0
         count += v
         pruned += z
         tasks.work[k] = v
@@ -616,8 +619,8 @@ def _cut_value(tasks, j, predict, n_p, tree, lo):
         for k in range(tasks.slot_task[j], tasks.slot_task[j + 1]):
             for i in range(n_p):
                 tasks.cut_val[j, r, i] += tasks.child_val[k, r, i]
-            if len(tree.iso_count) > 0:
-                c = tasks.task_node[k]
+            c = tasks.task_node[k]
+            if len(tree.iso_count) > 0 and tasks.slot[c] < 0:  # (a runout cut node's own task has no mirrors)
                 _mirror_add(tasks.cut_val[j, r], tasks.child_val[k, r], tree.iso_perm, tree.iso_swap, tree.iso_first[c],
                             tree.iso_count[c], n_p, lo)
 

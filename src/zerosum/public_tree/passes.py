@@ -131,16 +131,18 @@ class Workspace:
 
     def _cut_plan(self, predict: bool):
         """The threads' split (made once per ``predict``): the cut nodes are the chance nodes with
-        no chance node above them (the turn's or river's deals), a task per child; with their
-        reach, their children's values and a depth-first scratch per thread."""
+        no chance node above them (the turn's or river's deals), a task per child, one for the
+        node itself where it is an all-in runout (one product: :func:`~zerosum.public_tree.kernels.cut_thread`
+        enters it); with their reach, their children's values and a depth-first scratch per thread."""
         key = bool(predict)
         if self._cut is not None and self._cut[0] == key:
             return self._cut
         tree = self.tree
         cut, slot = self._cut_nodes()
-        counts = tree.n_children[cut]
+        runout = self.runouts[0][cut, 0] >= 0 if len(self.runouts[0]) else np.zeros(len(cut), dtype=bool)
+        counts = np.where(runout, 1, tree.n_children[cut])
         task_slot = np.repeat(np.arange(len(cut), dtype=np.int64), counts)
-        task_node = (np.repeat(tree.first_child[cut], counts) +
+        task_node = (np.repeat(np.where(runout, cut, tree.first_child[cut]), counts) +
                      np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)).astype(np.int64)
         rows = 2 if predict else 1
         w, dt, t = self.width, self.dtype, self.threads
@@ -174,10 +176,7 @@ class Workspace:
             return self._like._cut_nodes()
         if self._slots is None:
             tree = self.tree
-            cut = (tree.kind == CHANCE_NODE) & ~below_chance(tree)
-            if len(self.runouts[0]):  # a runout node is one product, in the trunk: not split into cards
-                cut &= self.runouts[0][:, 0] < 0
-            cut = np.flatnonzero(cut)
+            cut = np.flatnonzero((tree.kind == CHANCE_NODE) & ~below_chance(tree))
             slot = np.full(tree.n_nodes, -1, dtype=np.int64)
             slot[cut] = np.arange(len(cut))
             self._slots = (cut, slot)
