@@ -1,6 +1,7 @@
 """The public tree's labels made when asked (:class:`zerosum.public_tree.form.NodeLabels`) read as
 the tuple of strings they stand for, and :func:`zerosum.public_tree.memory.release_freed` gives
-freed heap memory back to the operating system."""
+freed heap memory back to the operating system, and :func:`~zerosum.public_tree.memory.resident_zeros`
+makes zeroed arrays whose pages are already there."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from zerosum.games import load_game
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import NodeLabels
-from zerosum.public_tree.memory import release_freed
+from zerosum.public_tree.memory import HUGE_PAGE, PAGE, release_freed, resident_zeros
 
 # two parts whose entries can spell one string two ways ("a" + "bc" and "ab" + "c")
 PREFIX, SUFFIX = ("a", "ab", "x"), ("bc", "c", "", "yz")
@@ -62,3 +63,26 @@ def test_release_freed_gives_freed_heap_memory_back():
     assert before - after > 20_000, (before, after)  # most of the ~47 MB freed in the middle went back
     assert len(keep) == 188 and all(len(b) == 4000 for b in keep)
     assert np.all(np.frombuffer(keep[0], dtype=np.uint8) == 0)
+
+
+def _faults() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+
+@pytest.mark.parametrize("sizes", [[10, 1000, 3], [700_001, 1_500_000, 700_001, 1_500_000]])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_resident_zeros_are_disjoint_aligned_zeros_already_in_memory(sizes, dtype):
+    arrays = resident_zeros(sizes, dtype)
+    assert [a.shape for a in arrays] == [(n,) for n in sizes] and all(a.dtype == dtype for a in arrays)
+    assert all(a.flags.writeable and a.flags.c_contiguous and not a.any() for a in arrays)
+    if sum(sizes) * np.dtype(dtype).itemsize >= HUGE_PAGE:  # one block: cache-line aligned, its pages made
+        assert all(a.ctypes.data % 64 == 0 for a in arrays)
+        before = _faults()
+        for a in arrays:
+            a.view(np.uint8)[::PAGE] = 1  # every page written: none of them new
+        assert _faults() - before < 50, _faults() - before
+    for i, a in enumerate(arrays):  # each its own memory: writing one leaves the others as they were
+        a[:] = i + 1
+    assert [float(a.min()) for a in arrays] == [float(a.max()) for a in arrays] == [i + 1.0 for i in range(len(sizes))]

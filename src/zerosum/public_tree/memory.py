@@ -8,12 +8,27 @@ freed blocks would stay in the process's resident memory, and in its peak, for t
 :func:`release_freed` hands them back (``malloc_trim``); it changes no figure, and does nothing
 where the C library has no ``malloc_trim`` (macOS, Windows, musl).
 
-May import: the standard library.
+The solver's sums come from :func:`resident_zeros`: one block of fresh pages, asked for as huge
+pages where the system gives them (Linux's transparent huge pages) and written once on the
+thread that makes them.  Left to the first pass, each 4 KiB page faulted twice (read as the
+shared zero page, then written), in the pass's threads at once: the first iteration of the
+example turn (postflop-solver's) took 34 ms on two threads instead of 6 (6,400 faults, the
+threads contending for the process's page tables), 18 ms on one instead of 10.
+
+May import: the standard library, numpy.
 """
 
 from __future__ import annotations
 
 import ctypes
+import mmap
+
+import numpy as np
+
+#: a transparent huge page (x86-64, arm64 with 4 KiB pages): a block at least this large is aligned to it
+HUGE_PAGE = 2 << 20
+#: the page every write below touches once
+PAGE = mmap.PAGESIZE
 
 _TRIM = None  # the C library's malloc_trim, looked up once (False: there is none)
 
@@ -33,3 +48,33 @@ def release_freed() -> bool:
         return False
     _TRIM(0)
     return True
+
+
+def resident_zeros(sizes, dtype) -> list[np.ndarray]:
+    """Zeroed one-dimensional arrays of ``sizes`` elements of ``dtype``, in one anonymous block
+    (``mmap``, each array 64-byte aligned in it) aligned to a huge page and advised to use them
+    (``MADV_HUGEPAGE``; nothing where the system has no such advice), every page of which is
+    written here, so that the passes that read and write the arrays find them resident.  Small
+    blocks (under a huge page) are plain ``np.zeros``, written here likewise.  The figures are
+    those of ``np.zeros``; only where the pages are made, and their size, change."""
+    dtype = np.dtype(dtype)
+    offsets, total = [], 0
+    for n in sizes:
+        offsets.append(total)
+        total += -(-int(n) * dtype.itemsize // 64) * 64
+    if total < HUGE_PAGE:
+        arrays = [np.zeros(int(n), dtype=dtype) for n in sizes]
+        for a in arrays:
+            a.view(np.uint8)[::PAGE] = 0
+        return arrays
+    block = mmap.mmap(-1, total + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled; + alignment
+    advise = getattr(block, "madvise", None)
+    if advise is not None and hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            advise(mmap.MADV_HUGEPAGE)
+        except OSError:  # (a kernel without transparent huge pages)
+            pass
+    raw = np.frombuffer(block, dtype=np.uint8)
+    start = -raw.ctypes.data % HUGE_PAGE
+    raw[start:start + total:PAGE] = 0  # each page made now, on this thread
+    return [np.frombuffer(block, dtype=dtype, count=int(n), offset=start + o) for n, o in zip(sizes, offsets)]

@@ -30,7 +30,7 @@ from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .arrays import pass_step
 from .form import PublicTree
-from .memory import release_freed
+from .memory import release_freed, resident_zeros
 from .passes import Workspace, is_raked, nash_conv_public
 from .policy import normalized
 from .terminals import SWEEP
@@ -191,13 +191,14 @@ class PublicTreeSolver(IterativeSolver):
         if self.dtype in (COMPRESSED, AVERAGE16):
             require(self.name, "int16", "use dtype=float32")
             dt = np.dtype(np.float32)  # the passes' vectors
-            self.regrets = [np.zeros(n, dtype=np.int16 if self.dtype == COMPRESSED else dt) for n in ia]
-            self.average = [np.zeros(n, dtype=np.uint16) for n in ia]
+            self.regrets = resident_zeros(ia, np.int16 if self.dtype == COMPRESSED else dt)  # (.memory)
+            self.average = resident_zeros(ia, np.uint16)
             self.scales = [np.zeros((2, self.tree.n_nodes), dtype=np.float32) for _ in (0, 1)]
         else:
             dt = np.dtype(self.dtype)
-            self.regrets = [np.zeros(n, dtype=dt) for n in ia]
-            self.average = [np.zeros(n, dtype=dt) for n in ia]
+            # (the pages made now, on this thread, huge where the system gives them: .memory)
+            sums = resident_zeros([*ia, *ia], dt)
+            self.regrets, self.average = sums[:2], sums[2:]
         if self.variant.predictive:  # the depth-first pass carries the prediction: strategies stored
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
         self.workspace = Workspace(self.tree, dt, threads=self.threads)
