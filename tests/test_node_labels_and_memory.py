@@ -11,7 +11,7 @@ import pytest
 from zerosum.games import load_game
 from zerosum.public_tree.compile import public_tree
 from zerosum.public_tree.form import NodeLabels
-from zerosum.public_tree.memory import HUGE_PAGE, PAGE, release_freed, resident_zeros
+from zerosum.public_tree.memory import HUGE_PAGE, PAGE, make_resident, release_freed, resident_zeros
 
 # two parts whose entries can spell one string two ways ("a" + "bc" and "ab" + "c")
 PREFIX, SUFFIX = ("a", "ab", "x"), ("bc", "c", "", "yz")
@@ -73,8 +73,11 @@ def _faults() -> int:
 
 @pytest.mark.parametrize("sizes", [[10, 1000, 3], [700_001, 1_500_000, 700_001, 1_500_000]])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_resident_zeros_are_disjoint_aligned_zeros_already_in_memory(sizes, dtype):
-    arrays = resident_zeros(sizes, dtype)
+@pytest.mark.parametrize("now", [True, False])
+def test_resident_zeros_are_disjoint_aligned_zeros_already_in_memory(sizes, dtype, now):
+    arrays = resident_zeros(sizes, dtype, now=now)
+    if not now:
+        make_resident(arrays)
     assert [a.shape for a in arrays] == [(n,) for n in sizes] and all(a.dtype == dtype for a in arrays)
     assert all(a.flags.writeable and a.flags.c_contiguous and not a.any() for a in arrays)
     if sum(sizes) * np.dtype(dtype).itemsize >= HUGE_PAGE:  # one block: cache-line aligned, its pages made

@@ -30,7 +30,7 @@ from ..solvers.rules import CFR, CFRPlus, Variant, check_variant
 from . import kernels
 from .arrays import pass_step
 from .form import PublicTree
-from .memory import release_freed, resident_zeros
+from .memory import make_resident, release_freed, resident_zeros
 from .passes import Workspace, is_raked, nash_conv_public
 from .policy import normalized
 from .terminals import SWEEP
@@ -191,13 +191,12 @@ class PublicTreeSolver(IterativeSolver):
         if self.dtype in (COMPRESSED, AVERAGE16):
             require(self.name, "int16", "use dtype=float32")
             dt = np.dtype(np.float32)  # the passes' vectors
-            self.regrets = resident_zeros(ia, np.int16 if self.dtype == COMPRESSED else dt)  # (.memory)
-            self.average = resident_zeros(ia, np.uint16)
+            self.regrets = resident_zeros(ia, np.int16 if self.dtype == COMPRESSED else dt, now=False)
+            self.average = resident_zeros(ia, np.uint16, now=False)
             self.scales = [np.zeros((2, self.tree.n_nodes), dtype=np.float32) for _ in (0, 1)]
         else:
             dt = np.dtype(self.dtype)
-            # (the pages made now, on this thread, huge where the system gives them: .memory)
-            sums = resident_zeros([*ia, *ia], dt)
+            sums = resident_zeros([*ia, *ia], dt, now=False)  # (made resident below: .memory)
             self.regrets, self.average = sums[:2], sums[2:]
         if self.variant.predictive:  # the depth-first pass carries the prediction: strategies stored
             self.strategy = [normalized(self.tree, p, np.zeros(len(r))).astype(r.dtype) for p, r in enumerate(self.regrets)]
@@ -206,6 +205,7 @@ class PublicTreeSolver(IterativeSolver):
             self.threads = 1  # no public chance (a river spot): nothing to split, one thread runs
         self._eval_workspace = None
         release_freed()  # the set-up's temporaries (the showdown lists', the batches' plan): .memory
+        make_resident(self.regrets + self.average)  # the sums' pages, on this thread, before the passes' threads
         #: node locks (:func:`zerosum.public_tree.locking.lock_solver` sets them; they need the
         #: depth-first pass, which has a point between the two players' updates)
         self.locks = None
