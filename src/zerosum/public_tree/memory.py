@@ -66,7 +66,7 @@ def resident_zeros(sizes, dtype, now: bool = True) -> list[np.ndarray]:
     for n in sizes:
         offsets.append(total)
         total += -(-int(n) * dtype.itemsize // 64) * 64
-    if total < HUGE_PAGE:
+    if total < HUGE_PAGE or not hasattr(mmap, "MAP_ANONYMOUS"):  # (small, or no anonymous mmap: Windows)
         arrays = [np.zeros(int(n), dtype=dtype) for n in sizes]
     else:
         block = mmap.mmap(-1, total + HUGE_PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)  # zero-filled; + alignment
