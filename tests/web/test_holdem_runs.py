@@ -110,7 +110,12 @@ def test_a_river_spot_stops_resumes_and_its_figures_match_the_library(client):
     assert view["status"] == "finished" and view["iteration"] == done + 17 and view["stopped_by"] == "iterations"
     assert view["curve"][-1]["iteration"] == done + 17
     nash_conv, _ = library_nash_conv(client, rid)
-    assert nash_conv == pytest.approx(view["nash_conv_average"], rel=1e-6, abs=1e-9)
+    # the run's check normalizes the sums in its passes, the library reads the file's probabilities:
+    # on this tiny river, stopped after thousands of iterations (NashConv 2e-4 to 4e-3), the two
+    # differ by up to 1.8e-9 (every 250th iteration from 1,000 to 6,000, in float64 too), where an
+    # abs of 1e-9 failed about one run in four; one iteration more or less moves NashConv by 7e-8
+    # to 3e-5 there, so 1e-8 still tells a policy one iteration off
+    assert nash_conv == pytest.approx(view["nash_conv_average"], rel=1e-6, abs=1e-8)
     # the same variant run straight through the library gives the same figure
     from zerosum.public_tree.solver import public_solver
 
