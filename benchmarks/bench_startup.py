@@ -2,7 +2,7 @@
 whole process, and where its time goes.
 
     .venv/bin/python benchmarks/bench_startup.py [--spot FILE.json] [--runs 9] [--baseline OTHER/src]
-                                                 [--breakdown 5] [--json] [--args "solve holdem ..."]
+                                                 [--breakdown 5] [--json] [--args "solve holdem ..."] [--floor]
 
 Runs the command ``--runs`` times as the ``zerosum`` console script does (``zerosum.cli.entry``),
 from this tree's ``src`` and, with ``--baseline``, from another tree's ``src`` in turn (A B A B,
@@ -12,6 +12,12 @@ timing fields aside.  ``--args`` runs another command instead (its arguments, sp
 ``--args "solve holdem --param board=Ks7d2c9h -n 1 --json --option threads=2"``; the line still
 says the default spot).  The default spot is the warm-up's river (:data:`zerosum.cli.warmup.SPOTS`);
 the kernels must be in Numba's cache already (``zerosum warm-up`` in each tree).
+
+``--floor`` adds a process that only imports NumPy and Numba (``python -c "import numpy, numba"``)
+to each round, in turn with the others, and prints its median and each tree's median above it:
+what of a short solve is zerosum's and what any Numba program pays before its first line (the
+example turn's one-iteration two-thread solve: 0.337 s against 0.265 s of imports, on
+2026-12-06; docs/benchmarks.md, "Where the two-thread walls stand").
 
 The breakdown (``--breakdown`` runs of each tree, medians) runs the same command in a process
 that times its parts, each exclusive of the parts inside it: the interpreter's start, each
@@ -39,6 +45,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent / "src"
 COMMAND = "from zerosum.cli import entry; entry()"
+#: what any Numba program imports before its first line (``--floor``)
+FLOOR = "import numpy, numba"
 #: fields of the solve's JSON that are times, so differ between runs
 TIMING_FIELDS = frozenset({"compile_s", "solve_s", "seconds", "elapsed_s", "wall_s", "time_s"})
 #: module -> (attribute path, part label) wrapped as the module loads; a label ending in ":" is
@@ -212,6 +220,10 @@ def print_table(result: dict) -> None:
     for name, r in result["trees"].items():
         print(f"  {name:9s} wall {r['wall_median']:.3f} s (least {min(r['walls']):.3f}), "
               f"CPU {r['cpu_median']:.3f} s (least {min(r['cpus']):.3f})  [{r['src']}]")
+    if "floor" in result:
+        f = result["floor"]
+        print(f"  floor     wall {f['wall_median']:.3f} s, CPU {f['cpu_median']:.3f} s  (python -c \"{FLOOR}\"); above it: "
+              + ", ".join(f"{n} {r['wall_median'] - f['wall_median']:.3f} s wall" for n, r in result["trees"].items()))
     if "same_output" in result:
         print(f"  same output (timing fields aside): {result['same_output']}")
     if not result.get("breakdown"):
@@ -236,6 +248,7 @@ def main() -> None:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--args", default=None,
                     help="the zerosum arguments instead of a spot's (e.g. \"solve holdem --param board=Ks7d2c9h -n 1 --json\")")
+    ap.add_argument("--floor", action="store_true", help='each round also times python -c "import numpy, numba"')
     opts = ap.parse_args()
     trees = {"this": str(HERE)}
     if opts.baseline:
@@ -248,9 +261,14 @@ def main() -> None:
             run_once(src, args)
         load_before = [round(x, 2) for x in os.getloadavg()]
         runs = {name: [] for name in trees}
+        floor = []
         for _ in range(opts.runs):
             for name, src in trees.items():
                 runs[name].append(run_once(src, args))
+            if opts.floor:
+                # (one BLAS thread, as the console script sets it before NumPy loads: else OpenBLAS's
+                # threads start and spin, and the floor's CPU exceeds its wall)
+                floor.append(run_once(str(HERE), [], code=FLOOR, extra_env={"OPENBLAS_NUM_THREADS": "1"}))
         parts = {name: [] for name in trees}
         for _ in range(opts.breakdown):
             for name, src in trees.items():
@@ -262,6 +280,9 @@ def main() -> None:
         walls, cpus = [r["wall"] for r in runs[name]], [r["cpu"] for r in runs[name]]
         result["trees"][name] = {"src": src, "wall_median": statistics.median(walls),
                                  "cpu_median": statistics.median(cpus), "walls": walls, "cpus": cpus}
+    if floor:
+        result["floor"] = {"command": FLOOR, "wall_median": statistics.median(r["wall"] for r in floor),
+                           "cpu_median": statistics.median(r["cpu"] for r in floor)}
     if opts.baseline:
         result["same_output"] = comparable(runs["this"][0]["stdout"]) == comparable(runs["baseline"][0]["stdout"])
     if opts.breakdown:
